@@ -1,0 +1,93 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings shared by every Swift target of the package: Swift 6 language mode comes from the tools
+/// version; warnings are errors so that the code stays warning-free.
+let strictSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "swift-web-image",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageCore", targets: ["WebImageCore"]),
+        .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; Scripts/setup.sh installs them.
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        .systemLibrary(
+            name: "CGIF",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
+        ),
+
+        // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.
+        .target(
+            name: "WebImageCore",
+            swiftSettings: strictSettings
+        ),
+        // Coders over the C libraries.
+        .target(
+            name: "WebImageCodecs",
+            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF"],
+            swiftSettings: strictSettings
+        ),
+        // The umbrella module.
+        .target(
+            name: "WebImage",
+            dependencies: ["WebImageCore", "WebImageCodecs"],
+            swiftSettings: strictSettings
+        ),
+        // Fixtures, corrupt-input generators and pixel assertions for the tests.
+        .target(
+            name: "WebImageTestSupport",
+            dependencies: ["WebImageCore"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "webimage",
+            dependencies: [
+                "WebImage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("Samples")],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(
+            name: "WebImageCoreTests",
+            dependencies: ["WebImageCore", "WebImageTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCodecsTests",
+            dependencies: ["WebImageCodecs", "WebImageTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: ["WebImage", "WebImageTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

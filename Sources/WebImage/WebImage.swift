@@ -1,0 +1,2 @@
+@_exported import WebImageCodecs
+@_exported import WebImageCore

@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes and encodes images of one or more formats.
+///
+/// Coders are values shared between threads: every method may be called from any thread, at the same time as
+/// any other. A coder keeps no state between calls beyond what it guards itself. Decoding and encoding run
+/// synchronously on the caller's thread and cannot be cancelled once started; call them from a decode queue.
+///
+/// Every failure is a ``WebImageError``: `badImageData` for malformed data (the message names the format and
+/// what was wrong), `imageTooLarge` for images over the pixel limit, `unsupportedFormat` for formats the coder
+/// does not handle.
+public protocol ImageCoding: Sendable {
+    /// Whether this coder can decode `data`, judged from its leading bytes.
+    func canDecode(_ data: Data) -> Bool
+
+    /// Decodes `data` to an image.
+    func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image
+
+    /// Reads the header: format, size, frames, loop count, alpha, orientation; no pixels are decoded.
+    func info(for data: Data) throws(WebImageError) -> ImageInfo
+
+    /// Whether this coder can encode to `format`.
+    func canEncode(to format: ImageFormat) -> Bool
+
+    /// Encodes `image` as `format`.
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data
+}
+
+extension ImageCoding {
+    /// Reads the header by decoding the first frame; coders override this with a header-only read.
+    public func info(for data: Data) throws(WebImageError) -> ImageInfo {
+        let image = try decode(data, options: ImageDecodeOptions(firstFrameOnly: true, keepsOriginalOrientation: true))
+        return ImageInfo(
+            format: image.format,
+            pixelSize: image.pixelSize,
+            hasAlpha: image.hasAlpha,
+            orientation: image.orientation
+        )
+    }
+
+    /// Decodes with the default options.
+    public func decode(_ data: Data) throws(WebImageError) -> Image {
+        try decode(data, options: ImageDecodeOptions())
+    }
+}

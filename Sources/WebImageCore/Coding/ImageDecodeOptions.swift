@@ -1,0 +1,65 @@
+/// What a decoder produces: first frame or all, the size (thumbnail, scale-down limit), the limits it enforces.
+///
+/// The defaults decode every frame at full size, upright, and refuse images over 100 megapixels.
+///
+/// ```swift
+/// var options = ImageDecodeOptions()
+/// options.thumbnailPixelSize = PixelSize(square: 256)   // decoded reduced: a JPEG never becomes full size
+/// let thumbnail = try registry.decode(data, options: options)
+/// ```
+public struct ImageDecodeOptions: Sendable, Hashable {
+    /// The pixel limit used unless a caller sets another: 100 megapixels.
+    public static let defaultMaxPixelCount = 100_000_000
+    /// SDWebImage's default scale-down limit on iOS: 60 MiB of decoded pixels.
+    public static let defaultScaleDownLimitBytes = 62_914_560
+
+    /// Decode only the first frame of an animation.
+    public var firstFrameOnly: Bool = false
+    /// The image's logical scale (points per pixel side); values below 1 count as 1. Pixels are not changed.
+    public var scaleFactor: Double = 1
+    /// With a thumbnail size: fit inside it keeping the aspect ratio (true), or stretch to it (false).
+    public var preserveAspectRatio: Bool = true
+    /// Decode to at most this size (never larger than the image). JPEG uses DCT scaling, WebP libwebp's scaled
+    /// decoding and PNG and GIF a row-streaming reduction, so large sources are decoded reduced.
+    public var thumbnailPixelSize: PixelSize?
+    /// Decode to at most this many bytes of pixels (4 a pixel, over all frames), with SDWebImage's algorithm;
+    /// 0 means ``defaultScaleDownLimitBytes``; nil means no limit.
+    public var scaleDownLimitBytes: Int?
+    /// The most pixels a decode may produce, over all frames; checked from the header before any pixel buffer is
+    /// allocated. With a thumbnail size or a scale-down limit, a larger source is decoded reduced when the coder
+    /// can do that without a full-size buffer, and refused otherwise. 0 or less means no limit.
+    public var maxPixelCount: Int = ImageDecodeOptions.defaultMaxPixelCount
+    /// Keep the pixels as stored and report the EXIF orientation in ``Image/orientation``, instead of turning
+    /// them upright.
+    public var keepsOriginalOrientation: Bool = false
+
+    /// Creates options with the defaults.
+    public init() {}
+
+    /// Creates options.
+    public init(
+        firstFrameOnly: Bool = false,
+        scaleFactor: Double = 1,
+        preserveAspectRatio: Bool = true,
+        thumbnailPixelSize: PixelSize? = nil,
+        scaleDownLimitBytes: Int? = nil,
+        maxPixelCount: Int = ImageDecodeOptions.defaultMaxPixelCount,
+        keepsOriginalOrientation: Bool = false
+    ) {
+        self.firstFrameOnly = firstFrameOnly
+        self.scaleFactor = scaleFactor
+        self.preserveAspectRatio = preserveAspectRatio
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.maxPixelCount = maxPixelCount
+        self.keepsOriginalOrientation = keepsOriginalOrientation
+    }
+
+    /// Whether the caller asked for a reduced decode (a thumbnail size or a scale-down limit).
+    public var requestsReduction: Bool {
+        (thumbnailPixelSize.map { !$0.isEmpty } ?? false) || scaleDownLimitBytes != nil
+    }
+
+    /// The scale factor clamped to at least 1.
+    public var effectiveScale: Double { scaleFactor >= 1 ? scaleFactor : 1 }
+}

@@ -1,0 +1,114 @@
+/// A decoded image: RGBA pixels, 8 bits a channel, and for an animation its frames, durations and loop count.
+///
+/// `Image` is immutable and `Sendable`: share it between threads and caches freely. The pixels are stored once;
+/// decoders write them straight into the buffer the image keeps.
+///
+/// ```swift
+/// let image = try ImageCoderRegistry.shared.decode(data)
+/// print(image.width, image.height, image.format, image.isAnimated)
+/// let topLeft = image.pixels[x: 0, y: 0]
+/// ```
+public final class Image: Sendable {
+    /// The frames; one for a still image. Every frame has the same size.
+    public let frames: [ImageFrame]
+    /// How many times an animation plays; 0 means forever. 0 for a still image.
+    public let loopCount: Int
+    /// Points per pixel side, as SDWebImage's `scale` (2 for an `@2x` image). Does not change the pixels.
+    public let scale: Double
+    /// The format the image was decoded from, or `.undefined` for an image made in memory.
+    public let format: ImageFormat
+    /// Whether the pixels may be transparent (the source had an alpha channel or a transparent colour).
+    public let hasAlpha: Bool
+    /// How the stored pixels must be turned to appear upright: `.up` unless the decoder was asked to keep the
+    /// source's EXIF orientation.
+    public let orientation: ImageOrientation
+    /// Whether this is a partial image from progressive decoding of data still arriving.
+    public let isIncremental: Bool
+    /// Bytes of pixel memory the image holds: `bytesPerRow * height` for each distinct frame buffer.
+    public let memoryCost: Int
+
+    /// Creates an image from frames.
+    ///
+    /// - Precondition: `frames` is not empty and every frame has the size of the first.
+    public init(
+        frames: [ImageFrame],
+        loopCount: Int = 0,
+        scale: Double = 1,
+        format: ImageFormat = .undefined,
+        hasAlpha: Bool,
+        orientation: ImageOrientation = .up,
+        isIncremental: Bool = false
+    ) {
+        precondition(!frames.isEmpty, "an image needs at least one frame")
+        let size = frames[0].pixels.size
+        precondition(frames.allSatisfy { $0.pixels.size == size }, "every frame of an image has the same size")
+        self.frames = frames
+        self.loopCount = frames.count > 1 ? max(0, loopCount) : 0
+        self.scale = scale >= 1 ? scale : 1
+        self.format = format
+        self.hasAlpha = hasAlpha
+        self.orientation = orientation
+        self.isIncremental = isIncremental
+        self.memoryCost = Image.cost(of: frames)
+    }
+
+    /// Creates a still image from one pixel buffer.
+    public convenience init(
+        pixels: PixelBuffer,
+        scale: Double = 1,
+        format: ImageFormat = .undefined,
+        hasAlpha: Bool,
+        orientation: ImageOrientation = .up,
+        isIncremental: Bool = false
+    ) {
+        self.init(
+            frames: [ImageFrame(pixels: pixels, duration: 0)],
+            scale: scale,
+            format: format,
+            hasAlpha: hasAlpha,
+            orientation: orientation,
+            isIncremental: isIncremental
+        )
+    }
+
+    /// The pixels of the first frame.
+    public var pixels: PixelBuffer { frames[0].pixels }
+    /// Width in pixels.
+    public var width: Int { frames[0].pixels.width }
+    /// Height in pixels.
+    public var height: Int { frames[0].pixels.height }
+    /// Bytes per row of the first frame.
+    public var bytesPerRow: Int { frames[0].pixels.bytesPerRow }
+    /// The size in pixels.
+    public var pixelSize: PixelSize { frames[0].pixels.size }
+    /// Whether the image has more than one frame.
+    public var isAnimated: Bool { frames.count > 1 }
+    /// The sum of the frame durations, in seconds.
+    public var duration: Double { frames.reduce(0) { $0 + $1.duration } }
+
+    /// The number of distinct pixel buffers among the frames (frames that did not change share one).
+    public var uniqueFrameCount: Int {
+        var seen = Set<ObjectIdentifier>()
+        for frame in frames { seen.insert(ObjectIdentifier(frame.pixels)) }
+        return seen.count
+    }
+
+    private static func cost(of frames: [ImageFrame]) -> Int {
+        var seen = Set<ObjectIdentifier>()
+        var total = 0
+        for frame in frames where seen.insert(ObjectIdentifier(frame.pixels)).inserted {
+            total += frame.pixels.byteCount
+        }
+        return total
+    }
+}
+
+extension Image: CustomStringConvertible {
+    public var description: String {
+        var text = "Image(\(width) x \(height), \(format)"
+        if isAnimated { text += ", \(frames.count) frames, loop \(loopCount)" }
+        if hasAlpha { text += ", alpha" }
+        if scale != 1 { text += ", @\(scale)x" }
+        return text + ")"
+    }
+}
