@@ -168,7 +168,7 @@ package final class AnimationCanvas {
         let da = dst >> 24
         let outA = sa * 255 + da * (255 - sa)       // alpha x 255
         if outA == 0 { return 0 }
-        var result: UInt32 = (outA + 127) / 255 << 24
+        var result: UInt32 = ((outA + 127) / 255) << 24
         for shift: UInt32 in [0, 8, 16] {
             let s = (src >> shift) & 0xFF
             let d = (dst >> shift) & 0xFF
