@@ -29,6 +29,7 @@ package final class PixelResampler {
     private let vertical: FilterTable
     private let ringRows: Int
     private let ring: UnsafeMutablePointer<SIMD4<Float>>
+    private let outputRow: UnsafeMutablePointer<SIMD4<Float>>
 
     private var sourceRowsSeen = 0
     private var boxedRowsMade = 0
@@ -75,11 +76,14 @@ package final class PixelResampler {
         boxRow.initialize(repeating: .zero, count: boxedWidth)
         ring = .allocate(capacity: ringRows * targetSize.width)
         ring.initialize(repeating: .zero, count: ringRows * targetSize.width)
+        outputRow = .allocate(capacity: targetSize.width)
+        outputRow.initialize(repeating: .zero, count: targetSize.width)
     }
 
     deinit {
         boxRow.deallocate()
         ring.deallocate()
+        outputRow.deallocate()
     }
 
     /// Whether every destination row has been written.
@@ -105,18 +109,36 @@ package final class PixelResampler {
 
     // MARK: Area average
 
+    /// One pixel as floats. Scalar conversions: the standard library's vector integer-to-float conversion takes a
+    /// slow generic path.
     @inline(__always)
-    private func load(_ row: UnsafeRawPointer, _ x: Int) -> SIMD4<Float> {
-        let bytes = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-        let pixel = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes))
-        return hasAlpha ? pixel * SIMD4(pixel.w, pixel.w, pixel.w, 255) : pixel
+    private static func load(_ row: UnsafeRawPointer, _ x: Int) -> SIMD4<Float> {
+        let p = row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self).littleEndian
+        return SIMD4(Float(p & 0xFF), Float((p >> 8) & 0xFF), Float((p >> 16) & 0xFF), Float(p >> 24))
+    }
+
+    /// One pixel premultiplied by its alpha (colour x alpha, alpha x 255).
+    @inline(__always)
+    private static func loadPremultiplied(_ row: UnsafeRawPointer, _ x: Int) -> SIMD4<Float> {
+        let pixel = load(row, x)
+        return pixel * SIMD4(pixel.w, pixel.w, pixel.w, 255)
     }
 
     private func accumulate(_ row: UnsafeRawPointer) {
+        if hasAlpha {
+            accumulate(row, PixelResampler.loadPremultiplied)
+        } else {
+            accumulate(row, PixelResampler.load)
+        }
+    }
+
+    @inline(__always)
+    private func accumulate(_ row: UnsafeRawPointer, _ load: (UnsafeRawPointer, Int) -> SIMD4<Float>) {
         let width = sourceSize.width
+        let out = boxRow
         if boxX == 1 {
             for x in 0..<width {
-                boxRow[x] += load(row, x)
+                out[x] += load(row, x)
             }
             return
         }
@@ -128,7 +150,7 @@ package final class PixelResampler {
                 sum += load(row, x)
                 x &+= 1
             }
-            boxRow[i] += sum
+            out[i] += sum
         }
     }
 
@@ -165,29 +187,61 @@ package final class PixelResampler {
         let start = vertical.start(of: y)
         let taps = vertical.count(of: y)
         let weights = vertical.weights(of: y)
-        let out = (output + y * outputBytesPerRow).assumingMemoryBound(to: UInt8.self)
-        let high = SIMD4<Float>(repeating: 255)
+        let sum = outputRow
+        // Row by row over the taps: each inner loop streams through two contiguous rows.
+        let first = ring + (start % ringRows) * width
+        let w0 = weights[0]
         for x in 0..<width {
-            var sum = SIMD4<Float>.zero
-            for k in 0..<taps {
-                sum += ring[((start &+ k) % ringRows) &* width &+ x] * weights[k]
-            }
-            var pixel = sum.clamped(lowerBound: .zero, upperBound: high)
-            if hasAlpha {
-                let alpha = pixel.w
-                if alpha > 0 {
-                    pixel = (pixel * SIMD4(255 / alpha, 255 / alpha, 255 / alpha, 1))
-                        .clamped(lowerBound: .zero, upperBound: high)
-                } else {
-                    pixel = .zero
-                }
-            } else {
-                pixel.w = 255
-            }
-            let rounded = SIMD4<Int32>((pixel + 0.5).rounded(.down))
-            let bytes = SIMD4<UInt8>(truncatingIfNeeded: rounded)
-            UnsafeMutableRawPointer(out + x &* 4).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
+            sum[x] = first[x] * w0
         }
+        if taps > 1 {
+            for k in 1..<taps {
+                let row = ring + ((start &+ k) % ringRows) * width
+                let w = weights[k]
+                for x in 0..<width {
+                    sum[x] += row[x] * w
+                }
+            }
+        }
+        let out = (output + y * outputBytesPerRow).assumingMemoryBound(to: UInt32.self)
+        if hasAlpha {
+            for x in 0..<width {
+                let v = sum[x]
+                let alpha = PixelResampler.clamp(v.w)
+                if alpha > 0 {
+                    // Colour premultiplied by alpha cannot exceed alpha.
+                    let k = 255 / alpha
+                    let pixel = SIMD4(
+                        min(PixelResampler.clamp(v.x), alpha) * k,
+                        min(PixelResampler.clamp(v.y), alpha) * k,
+                        min(PixelResampler.clamp(v.z), alpha) * k,
+                        alpha
+                    )
+                    out[x] = PixelResampler.pack(pixel)
+                } else {
+                    out[x] = 0
+                }
+            }
+        } else {
+            for x in 0..<width {
+                let v = sum[x]
+                out[x] = PixelResampler.pack(SIMD4(PixelResampler.clamp(v.x), PixelResampler.clamp(v.y), PixelResampler.clamp(v.z), 255))
+            }
+        }
+    }
+
+    /// Clamps a channel to 0...255 (scalar: the generic vector min and max are not inlined).
+    @inline(__always)
+    private static func clamp(_ v: Float) -> Float {
+        min(max(v, 0), 255)
+    }
+
+    /// Rounds four channels in 0...255 to the nearest integer and packs them as RGBA bytes. Adding 1.5 x 2^23
+    /// puts the rounded integer in the low mantissa bits, which avoids the slow generic vector conversion.
+    @inline(__always)
+    private static func pack(_ pixel: SIMD4<Float>) -> UInt32 {
+        let bits = unsafeBitCast(pixel + 12_582_912, to: SIMD4<UInt32>.self) & 0xFF
+        return (bits.x | bits.y << 8 | bits.z << 16 | bits.w << 24).littleEndian
     }
 }
 
