@@ -1,0 +1,108 @@
+import Benchmark
+import CRawCodecs
+import Foundation
+import WebImage
+
+/// Our decoders against the C libraries called directly, side by side in one run; see `Scripts/bench.sh`,
+/// which makes the inputs and prints the ratios.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .mallocCountLarge, .peakMemoryResident],
+        warmupIterations: 2,
+        maxDuration: .seconds(4),
+        maxIterations: 300
+    )
+
+    let cases: [(name: String, file: String, coder: any ImageCoding, raw: RawDecode)] = [
+        ("JPEG", "photo-4000x3000.jpg", JPEGCoder(), raw_jpeg_decode),
+        ("PNG", "photo-2000x1500.png", PNGCoder(), raw_png_decode),
+        ("WebP", "photo-2000x1500.webp", WebPCoder(), raw_webp_decode),
+        ("GIF", "photo-1000x750.gif", GIFCoder(), raw_gif_decode),
+    ]
+
+    for item in cases {
+        let data = Inputs.load(item.file)
+        let coder = item.coder
+        let raw = item.raw
+
+        Benchmark("\(item.name) decode: ours") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try coder.decode(data, options: ImageDecodeOptions()))
+            }
+        }
+
+        Benchmark("\(item.name) decode: C, fresh buffer") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(Inputs.decode(raw, data, into: nil))
+            }
+        }
+
+        let size = Inputs.size(raw, data)
+        let reused = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * size.height * 4)
+        reused.initialize(repeating: 0, count: size.width * size.height * 4)
+        Benchmark("\(item.name) decode: C, reused buffer") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(Inputs.decode(raw, data, into: reused))
+            }
+        }
+    }
+
+    // Thumbnails: DCT-scaled decode plus a short resample, against a full decode plus a long resample.
+    let photo = Inputs.load("photo-4000x3000.jpg")
+    let jpeg = JPEGCoder()
+    let thumbnail = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 256))
+    Benchmark("JPEG thumbnail 256: ours, reduced decode") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try jpeg.decode(photo, options: thumbnail))
+        }
+    }
+    Benchmark("JPEG thumbnail 256: ours, full decode + downscale") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let full = try jpeg.decode(photo, options: ImageDecodeOptions())
+            let target = full.pixelSize.scaled(toFit: PixelSize(square: 256))
+            blackHole(try full.pixels.resampled(to: target, hasAlpha: false))
+        }
+    }
+}
+
+typealias RawDecode = @convention(c) (
+    UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?
+) -> Int32
+
+/// The benchmark inputs, made by `Scripts/bench.sh` in `Benchmarks/Inputs`.
+enum Inputs {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("Inputs")
+
+    static func load(_ name: String) -> Data {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
+            fatalError("missing benchmark input Benchmarks/Inputs/\(name); run Scripts/bench.sh")
+        }
+        return data
+    }
+
+    /// Decodes with a raw C baseline; traps on failure, since the inputs are known good.
+    static func decode(_ raw: RawDecode, _ data: Data, into output: UnsafeMutablePointer<UInt8>?) -> Int32 {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let result = data.withUnsafeBytes { bytes in
+            raw(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, output, &width, &height)
+        }
+        precondition(result == 0, "the C baseline failed to decode its input")
+        return width &* height
+    }
+
+    /// The image size, from one raw decode.
+    static func size(_ raw: RawDecode, _ data: Data) -> (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let result = data.withUnsafeBytes { bytes in
+            raw(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, nil, &width, &height)
+        }
+        precondition(result == 0, "the C baseline failed to decode its input")
+        return (Int(width), Int(height))
+    }
+}

@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// The library is this package's parent directory; SwiftPM names a path dependency after its folder, which
+// depends on where the repository was cloned, so the name is read from the path.
+let libraryPackage = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .lastPathComponent
+
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The baselines: each C library called directly, with the flags our coders use.
+        .target(
+            name: "CRawCodecs",
+            linkerSettings: [
+                .linkedLibrary("turbojpeg"),
+                .linkedLibrary("png16"),
+                .linkedLibrary("webp"),
+                .linkedLibrary("gif"),
+            ]
+        ),
+        .executableTarget(
+            name: "CodecBenchmarks",
+            dependencies: [
+                "CRawCodecs",
+                .product(name: "WebImage", package: libraryPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,127 @@
+#include "CRawCodecs.h"
+
+#include <gif_lib.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include <turbojpeg.h>
+#include <webp/decode.h>
+
+// One decompressor kept for the whole run, as a program decoding many JPEGs would (the benchmark is single-threaded).
+static tjhandle jpeg_handle;
+
+int raw_jpeg_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    if (!jpeg_handle) jpeg_handle = tjInitDecompress();
+    int subsampling, colorspace;
+    if (tjDecompressHeader3(jpeg_handle, data, (unsigned long)size, width, height, &subsampling, &colorspace) != 0) return -1;
+    unsigned char *pixels = out ? out : malloc((size_t)*width * (size_t)*height * 4);
+    if (!pixels) return -1;
+    int result = tjDecompress2(jpeg_handle, data, (unsigned long)size, pixels, *width, *width * 4, *height, TJPF_RGBA, 0);
+    if (!out) free(pixels);
+    return result;
+}
+
+int raw_png_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, data, size)) return -1;
+    image.format = PNG_FORMAT_RGBA;
+    image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
+    *width = (int)image.width;
+    *height = (int)image.height;
+    unsigned char *pixels = out ? out : malloc(PNG_IMAGE_SIZE(image));
+    if (!pixels) { png_image_free(&image); return -1; }
+    int ok = png_image_finish_read(&image, NULL, pixels, 0, NULL);
+    if (!out) free(pixels);
+    png_image_free(&image);
+    return ok ? 0 : -1;
+}
+
+int raw_webp_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) return -1;
+    if (WebPGetFeatures(data, size, &config.input) != VP8_STATUS_OK) return -1;
+    *width = config.input.width;
+    *height = config.input.height;
+    size_t bytes = (size_t)*width * (size_t)*height * 4;
+    unsigned char *pixels = out ? out : malloc(bytes);
+    if (!pixels) return -1;
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = pixels;
+    config.output.u.RGBA.stride = *width * 4;
+    config.output.u.RGBA.size = bytes;
+    VP8StatusCode status = WebPDecode(data, size, &config);
+    WebPFreeDecBuffer(&config.output);
+    if (!out) free(pixels);
+    return status == VP8_STATUS_OK ? 0 : -1;
+}
+
+struct gif_cursor { const unsigned char *data; size_t size, offset; };
+
+static int gif_read(GifFileType *gif, GifByteType *bytes, int count) {
+    struct gif_cursor *cursor = gif->UserData;
+    size_t left = cursor->size - cursor->offset;
+    size_t n = (size_t)count < left ? (size_t)count : left;
+    memcpy(bytes, cursor->data + cursor->offset, n);
+    cursor->offset += n;
+    return (int)n;
+}
+
+// Decodes the first frame of a GIF onto a transparent canvas: colour map lookup and transparency, rows in
+// interlaced order when the frame is interlaced.
+int raw_gif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    struct gif_cursor cursor = { data, size, 0 };
+    int error = 0;
+    GifFileType *gif = DGifOpen(&cursor, gif_read, &error);
+    if (!gif) return -1;
+    *width = gif->SWidth;
+    *height = gif->SHeight;
+    size_t bytes = (size_t)*width * (size_t)*height * 4;
+    unsigned char *pixels = out ? out : malloc(bytes);
+    unsigned char *row = malloc((size_t)*width);
+    int transparent = -1, result = -1, done = 0;
+    if (!pixels || !row) goto end;
+    memset(pixels, 0, bytes);
+    while (!done) {
+        GifRecordType type;
+        if (DGifGetRecordType(gif, &type) == GIF_ERROR) goto end;
+        if (type == EXTENSION_RECORD_TYPE) {
+            int code;
+            GifByteType *ext;
+            if (DGifGetExtension(gif, &code, &ext) == GIF_ERROR) goto end;
+            if (code == GRAPHICS_EXT_FUNC_CODE && ext && ext[0] >= 4 && (ext[1] & 1)) transparent = ext[4];
+            while (ext) if (DGifGetExtensionNext(gif, &ext) == GIF_ERROR) goto end;
+        } else if (type == IMAGE_DESC_RECORD_TYPE) {
+            if (DGifGetImageDesc(gif) == GIF_ERROR) goto end;
+            GifImageDesc *d = &gif->Image;
+            ColorMapObject *map = d->ColorMap ? d->ColorMap : gif->SColorMap;
+            if (!map || d->Left + d->Width > *width || d->Top + d->Height > *height) goto end;
+            static const int starts[] = {0, 4, 2, 1}, steps[] = {8, 8, 4, 2};
+            int passes = d->Interlace ? 4 : 1;
+            for (int pass = 0; pass < passes; pass++) {
+                int start = d->Interlace ? starts[pass] : 0, step = d->Interlace ? steps[pass] : 1;
+                for (int y = start; y < d->Height; y += step) {
+                    if (DGifGetLine(gif, row, d->Width) == GIF_ERROR) goto end;
+                    unsigned char *dst = pixels + ((size_t)(d->Top + y) * *width + d->Left) * 4;
+                    for (int x = 0; x < d->Width; x++, dst += 4) {
+                        int index = row[x];
+                        if (index == transparent || index >= map->ColorCount) continue;
+                        GifColorType c = map->Colors[index];
+                        dst[0] = c.Red; dst[1] = c.Green; dst[2] = c.Blue; dst[3] = 255;
+                    }
+                }
+            }
+            done = 1;
+        } else if (type == TERMINATE_RECORD_TYPE) {
+            goto end;
+        }
+    }
+    result = 0;
+end:
+    free(row);
+    if (!out) free(pixels);
+    DGifCloseFile(gif, &error);
+    return result;
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs the core and codec tests under AddressSanitizer (a separate build folder, so the normal build stays).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+Scripts/setup.sh
+swift build --build-tests --sanitize=address --scratch-path .build-asan
+swift test --skip-build --sanitize=address --scratch-path .build-asan \
+  --filter 'WebImageCoreTests|WebImageCodecsTests' "$@"

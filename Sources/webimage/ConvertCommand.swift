@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage convert IN OUT`: decode one file and write it in another format.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an image to another format.",
+        discussion: "The output format comes from --format, else from OUT's extension, else from the image."
+    )
+
+    @Argument(help: "The input file.")
+    var input: String
+
+    @Argument(help: "The output file.")
+    var outputPath: String
+
+    @OptionGroup var encoding: EncodeArguments
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        var reporter = Reporter(json: output.json)
+        reporter.emit(Self.convert(input, to: outputPath, encoding: encoding)) { r in
+            "\(r.file) -> \(r.output ?? "?"): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0) x\(r.frames ?? 1), \(r.bytes ?? 0) bytes in \(formatMilliseconds(r.ms))"
+        }
+        if !reporter.allSucceeded { throw ExitCode(1) }
+    }
+
+    static func convert(
+        _ input: String,
+        to outputPath: String,
+        encoding: EncodeArguments,
+        registry: ImageCoderRegistry = .shared
+    ) -> Report {
+        var report = Report(file: input)
+        do {
+            let data = try readFile(input)
+            let byExtension = ImageFormat(name: URL(fileURLWithPath: outputPath).pathExtension)
+            let ((image, encoded, format), ms) = try measure {
+                let image = try registry.decode(data)
+                let format = encoding.format.flatMap(ImageFormat.init(name:)) ?? byExtension
+                    ?? registry.encodingFormat(for: image)
+                return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
+            }
+            try writeFile(encoded, to: outputPath)
+            report.ok = true
+            report.describe(image)
+            report.format = format.name
+            report.ms = ms
+            report.output = outputPath
+            report.bytes = encoded.count
+        } catch {
+            report.fail(error)
+        }
+        return report
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage thumb FILE... --size N`: decode reduced and write thumbnails.
+struct ThumbCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumb",
+        abstract: "Write a thumbnail of each file that fits inside N x N pixels.",
+        discussion: """
+            JPEG and WebP are decoded reduced (DCT scaling, libwebp scaling), so a large photo never becomes a
+            full-size bitmap. Animations keep their frames. Thumbnails are named NAME-N.EXT in the output directory.
+            """
+    )
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    @Option(name: .long, help: "The longest side of the thumbnail, in pixels.")
+    var size: Int
+
+    @Option(name: .long, help: "Directory for the thumbnails (created if needed).")
+    var out: String = "thumbnails"
+
+    @OptionGroup var encoding: EncodeArguments
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard size >= 1 else { throw ValidationError("--size must be at least 1") }
+    }
+
+    func run() throws {
+        var reporter = Reporter(json: output.json)
+        for file in files {
+            reporter.emit(Self.thumbnail(file, size: size, out: out, encoding: encoding)) { r in
+                "\(r.file) -> \(r.output ?? "?"): \(r.width ?? 0)x\(r.height ?? 0) \(r.format ?? "?"), \(r.bytes ?? 0) bytes in \(formatMilliseconds(r.ms))"
+            }
+        }
+        if !reporter.allSucceeded { throw ExitCode(1) }
+    }
+
+    static func thumbnail(
+        _ file: String,
+        size: Int,
+        out: String,
+        encoding: EncodeArguments,
+        registry: ImageCoderRegistry = .shared
+    ) -> Report {
+        var report = Report(file: file)
+        do {
+            let data = try readFile(file)
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: size))
+            let ((image, encoded, format), ms) = try measure {
+                let image = try registry.decode(data, options: options)
+                let format = encoding.outputFormat(for: image, registry: registry)
+                return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
+            }
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            let path = URL(fileURLWithPath: out).appendingPathComponent("\(name)-\(size).\(format.fileExtension ?? format.name)").path
+            try writeFile(encoded, to: path)
+            report.ok = true
+            report.describe(image)
+            report.format = format.name
+            report.ms = ms
+            report.output = path
+            report.bytes = encoded.count
+        } catch {
+            report.fail(error)
+        }
+        return report
+    }
+}
