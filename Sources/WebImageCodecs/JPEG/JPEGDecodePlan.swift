@@ -1,0 +1,54 @@
+/// The sizes and steps of one JPEG decode, worked out from the header before any pixel memory is allocated.
+///
+/// Sizes are in the stored orientation until the last step:
+/// 1. the output size: the options' target for the upright image (thumbnail, scale-down limit), turned back
+///    to the stored orientation;
+/// 2. the DCT-scaled size: the smallest size libjpeg's scaling gives that still covers the output size on both
+///    sides; the pixel limit applies to it, since it is what gets allocated;
+/// 3. when the two differ, ``PixelResampler`` finishes the reduction;
+/// 4. last, the small image is turned upright for its EXIF orientation (unless the caller keeps it).
+struct JPEGDecodePlan: Sendable, Hashable {
+    /// The size of the stored pixels, from the frame header.
+    let storedSize: PixelSize
+    /// The EXIF orientation of the stored pixels.
+    let orientation: ImageOrientation
+    /// Whether the decode turns the pixels upright (false when the caller keeps the original orientation or
+    /// there is nothing to turn).
+    let turnsUpright: Bool
+    /// The DCT scaling factor libjpeg decodes at.
+    let factor: JPEGScalingFactor
+    /// The size libjpeg decodes to, stored orientation.
+    let scaledSize: PixelSize
+    /// The size after resampling, stored orientation.
+    let outputSize: PixelSize
+
+    /// Works out the decode of an image of `storedSize` pixels with EXIF `orientation`.
+    ///
+    /// - Throws: `imageTooLarge` when the decoded size is over the pixel limit without a reduction, or when even
+    ///   the DCT-scaled intermediate of a reduced decode is over it.
+    init(storedSize: PixelSize, orientation: ImageOrientation, options: ImageDecodeOptions) throws(WebImageError) {
+        self.storedSize = storedSize
+        self.orientation = orientation
+        turnsUpright = !options.keepsOriginalOrientation && orientation != .up
+        let upright = orientation.uprightSize(of: storedSize)
+        let target = try options.targetSize(for: upright, format: .jpeg)
+        outputSize = orientation.swapsWidthAndHeight ? target.transposed : target
+        (factor, scaledSize) = JPEGScalingFactor.smallest(scaling: storedSize, toCover: outputSize)
+        try options.checkPixelLimit(scaledSize, format: .jpeg)
+    }
+
+    /// The size of the decoded image: the output size, turned upright when the decode turns it.
+    var finalSize: PixelSize {
+        turnsUpright ? orientation.uprightSize(of: outputSize) : outputSize
+    }
+
+    /// Whether the decode needs a resampling pass after the DCT scaling.
+    var resamples: Bool { scaledSize != outputSize }
+
+    /// Whether libjpeg can write straight into the final pixel buffer: no resampling and no turn.
+    var decodesIntoFinalBuffer: Bool { !resamples && !turnsUpright }
+
+    /// The orientation the decoded image reports: `up` when the pixels were turned upright, the EXIF
+    /// orientation when the caller kept the stored pixels.
+    var reportedOrientation: ImageOrientation { turnsUpright ? .up : orientation }
+}
