@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WebImageCore
+
+/// The frames of one WebP animation, decoded on demand by libwebp's animation decoder.
+///
+/// Thread-safe: the decoder sits behind a lock, and one frame is decoded at a time. Asking for frames in order
+/// costs one composite each; asking for an earlier frame resets the decoder and composites from the first frame
+/// again, since every canvas depends on the frames before it.
+final class WebPAnimatedImageProvider: AnimatedImageProviding {
+    let animatedImageData: Data
+    let frameSize: PixelSize
+    let frameCount: Int
+    let loopCount: Int
+    let hasAlpha: Bool
+    private let durations: [Double]
+    private let decoder: Mutex<WebPAnimationDecoder>
+
+    var format: ImageFormat { .webp }
+
+    /// Creates a provider that hands out the first `frameCount` frames `decoder` makes.
+    init(data: Data, decoder: sending WebPAnimationDecoder, frameCount: Int) {
+        let header = decoder.header
+        animatedImageData = data
+        frameSize = decoder.targetSize
+        self.frameCount = frameCount
+        loopCount = frameCount > 1 ? header.loopCount : 0
+        hasAlpha = header.hasAlpha
+        durations = header.durations.prefix(frameCount).map { ImageFrame.normalizedDuration(Double($0) / 1000) }
+        self.decoder = Mutex(decoder)
+    }
+
+    func duration(ofFrameAt index: Int) -> Double {
+        durations.indices.contains(index) ? durations[index] : 0
+    }
+
+    /// The canvas at frame `index`, composited with the frames before it, in a new buffer of ``frameSize``.
+    ///
+    /// - Throws: `badImageData` when `index` is out of range or a frame up to it cannot be decoded;
+    ///   `imageTooLarge` when the frame's memory cannot be had.
+    func frame(at index: Int) throws(WebImageError) -> PixelBuffer {
+        guard index >= 0, index < frameCount else {
+            throw .badImageData(.webp, "there is no frame \(index); the animation has \(frameCount)")
+        }
+        return try decoder.withLock { (decoder: inout WebPAnimationDecoder) throws(WebImageError) -> PixelBuffer in
+            let animation = decoder
+            if index < animation.nextIndex {
+                animation.reset()
+            }
+            while animation.nextIndex < index {
+                try animation.advance { _, _ in }
+            }
+            return try animation.advance { canvas, _ throws(WebImageError) in
+                try animation.makeFrame(from: canvas, reusing: nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CWebP
+import WebImageCore
+
+extension WebPCoder {
+    /// Decodes an animation with libwebp's animation decoder, which does the blending and disposal.
+    ///
+    /// The budget is checked from the container before any frame is decoded: the number of frames, the canvas
+    /// libwebp composites on, and the frames produced (target size x frames) must all be within the limits.
+    func decodeAnimation(
+        _ data: Data,
+        bytes: UnsafeRawBufferPointer,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) -> Image {
+        var plan = AnimationPlan(frames: 1, frameSize: .zero)
+        let header = try WebPAnimationHeader(bytes: bytes) { canvas, frameCount throws(WebImageError) in
+            plan = try animationPlan(canvas: canvas, frameCount: frameCount, options: options, holdsAllFrames: true)
+            return plan.frames
+        }
+        let decoder = try WebPAnimationDecoder(copying: data, header: header, targetSize: plan.frameSize)
+
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(plan.frames)
+        var previous: PixelBuffer?
+        for _ in 0..<plan.frames {
+            let frame = try decoder.advance { canvas, milliseconds throws(WebImageError) in
+                ImageFrame(
+                    pixels: try decoder.makeFrame(from: canvas, reusing: previous),
+                    duration: ImageFrame.normalizedDuration(Double(milliseconds) / 1000)
+                )
+            }
+            previous = frame.pixels
+            frames.append(frame)
+        }
+        return Image(
+            frames: frames,
+            loopCount: header.loopCount,
+            scale: options.effectiveScale,
+            format: .webp,
+            hasAlpha: header.hasAlpha
+        )
+    }
+
+    /// A frame source that decodes an animation's frames on demand, in order, keeping one libwebp canvas.
+    ///
+    /// The frames have the size a full decode with `options` would give them (thumbnail, scale-down limit over
+    /// all frames). The pixel limit applies to libwebp's canvas and to one frame, since the provider holds one
+    /// frame at a time; the frame limit (``maxFrameCount``) applies as to a full decode. A still WebP gives a
+    /// provider of one frame.
+    ///
+    /// - Throws: `badImageData` for data that is not WebP or is malformed; `imageTooLarge` over the limits.
+    public func makeAnimatedImageProvider(
+        for data: Data,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) -> any AnimatedImageProviding {
+        try checkSignature(data)
+        var plan = AnimationPlan(frames: 1, frameSize: .zero)
+        let header = try data.withBytes { bytes throws(WebImageError) in
+            // The demuxer reads still files too, as one frame covering the canvas.
+            _ = try WebPFeatures(bytes: bytes)
+            return try WebPAnimationHeader(bytes: bytes) { canvas, frameCount throws(WebImageError) in
+                plan = try animationPlan(canvas: canvas, frameCount: frameCount, options: options, holdsAllFrames: false)
+                return plan.frames
+            }
+        }
+        let decoder = try WebPAnimationDecoder(copying: data, header: header, targetSize: plan.frameSize)
+        return WebPAnimatedImageProvider(data: data, decoder: decoder, frameCount: plan.frames)
+    }
+
+    /// How many frames to decode, and at what size.
+    struct AnimationPlan {
+        var frames: Int
+        var frameSize: PixelSize
+    }
+
+    /// Checks an animation against the limits and sizes its frames.
+    ///
+    /// - Parameter holdsAllFrames: Whether every frame is kept (a decode) or one at a time (a provider), for the
+    ///   pixel limit.
+    /// - Throws: `imageTooLarge` when there are more frames than ``maxFrameCount``, or the canvas or the frames
+    ///   are over the pixel limit.
+    func animationPlan(
+        canvas: PixelSize,
+        frameCount: Int,
+        options: ImageDecodeOptions,
+        holdsAllFrames: Bool
+    ) throws(WebImageError) -> AnimationPlan {
+        let frames = options.firstFrameOnly ? 1 : frameCount
+        if maxFrameCount > 0, frames > maxFrameCount {
+            throw WebImageError(
+                .imageTooLarge,
+                "WEBP: the animation has \(frameCount) frames, over the limit of \(maxFrameCount)"
+            )
+        }
+        // libwebp composites every frame on a canvas of the full size.
+        try options.checkPixelLimit(canvas, format: .webp)
+        if holdsAllFrames {
+            return AnimationPlan(frames: frames, frameSize: try options.targetSize(for: canvas, frameCount: frames, format: .webp))
+        }
+        var sizing = options
+        sizing.maxPixelCount = 0
+        let size = try sizing.targetSize(for: canvas, frameCount: frames, format: .webp)
+        try options.checkPixelLimit(size, format: .webp)
+        return AnimationPlan(frames: frames, frameSize: size)
+    }
+}

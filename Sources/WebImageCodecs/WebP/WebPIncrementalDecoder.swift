@@ -1,0 +1,136 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WebImageCore
+
+/// Progressive decoding of one WebP download.
+///
+/// A still image is decoded by libwebp's incremental decoder as bytes arrive, into the final buffer (scaled by
+/// libwebp when the options ask for a thumbnail or scale-down). Partial images are copies of the rows decoded so
+/// far, with the rows below transparent; they are marked ``Image/isIncremental`` and report alpha.
+///
+/// libwebp cannot decode an animation incrementally: for an animated file ``currentImage()`` is nil until the
+/// data is finished, and then the whole animation (or its first frame with
+/// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does.
+///
+/// When the data is finished but the image is cut short, the last partial image stays available; malformed data
+/// or an image over the pixel limit makes ``currentImage()`` nil from then on.
+///
+/// Thread-safe: the state sits behind a lock. The libwebp decoder is deleted exactly once, when this object
+/// (or the finished state) releases it.
+final class WebPIncrementalDecoder: IncrementalImageDecoding {
+    private enum Phase {
+        /// Waiting for enough bytes to read the headers.
+        case readingHeaders
+        /// A still image being decoded.
+        case decoding(WebPIncrementalSession)
+        /// An animation, decoded whole once the data is finished.
+        case awaitingAnimation
+        /// The complete image.
+        case finished(Image)
+        /// Malformed data or over the limits.
+        case failed
+    }
+
+    private struct State {
+        var phase: Phase = .readingHeaders
+        /// Bytes of the data already given to libwebp.
+        var consumed = 0
+    }
+
+    private let coder: WebPCoder
+    private let options: ImageDecodeOptions
+    private let state = Mutex(State())
+
+    /// Creates a decoder for one download, decoding as `coder` does with `options`.
+    init(coder: WebPCoder, options: ImageDecodeOptions) {
+        self.coder = coder
+        self.options = options
+    }
+
+    /// Gives the decoder all the data received so far; only the bytes not given before are decoded.
+    func update(_ data: Data, isFinished: Bool) {
+        state.withLock { state in
+            do {
+                try advance(&state, with: data, isFinished: isFinished)
+            } catch {
+                state.phase = .failed
+            }
+        }
+    }
+
+    /// The image as far as the data goes: nil before the first row, a partial image while rows are missing, the
+    /// complete image once libwebp has decoded all of it.
+    func currentImage() -> Image? {
+        state.withLock { state -> Image? in
+            switch state.phase {
+            case .finished(let image):
+                return image
+            case .decoding(let session):
+                guard let pixels = try? session.snapshot() else { return nil }
+                return Image(
+                    pixels: pixels,
+                    scale: options.effectiveScale,
+                    format: .webp,
+                    hasAlpha: true,
+                    isIncremental: true
+                )
+            case .readingHeaders, .awaitingAnimation, .failed:
+                return nil
+            }
+        }
+    }
+
+    private func advance(_ state: inout State, with data: Data, isFinished: Bool) throws(WebImageError) {
+        if case .readingHeaders = state.phase {
+            try readHeaders(&state, from: data, isFinished: isFinished)
+        }
+        switch state.phase {
+        case .decoding(let session):
+            if data.count > state.consumed {
+                let start = state.consumed
+                try data.withBytes { bytes throws(WebImageError) in
+                    try session.append(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+                }
+                state.consumed = data.count
+            }
+            if session.isComplete {
+                state.phase = .finished(Image(
+                    pixels: session.pixels,
+                    scale: options.effectiveScale,
+                    format: .webp,
+                    hasAlpha: session.hasAlpha
+                ))
+            }
+        case .awaitingAnimation:
+            if isFinished {
+                state.phase = .finished(try coder.decode(data, options: options))
+            }
+        case .readingHeaders, .finished, .failed:
+            break
+        }
+    }
+
+    private func readHeaders(_ state: inout State, from data: Data, isFinished: Bool) throws(WebImageError) {
+        if data.count >= 12, ImageFormat.detect(data) != .webp {
+            throw .badImageData(.webp, "the data does not start with a RIFF header of type WEBP")
+        }
+        let features = try data.withBytes { bytes throws(WebImageError) in
+            data.count >= 12 ? try WebPFeatures(prefix: bytes) : nil
+        }
+        guard let features else {
+            if isFinished { throw .badImageData(.webp, "the data ends before the image headers") }
+            return
+        }
+        if features.isAnimated {
+            state.phase = .awaitingAnimation
+            return
+        }
+        let target = try WebPCoder.stillTargetSize(features, options: options)
+        state.phase = .decoding(try WebPIncrementalSession(features: features, targetSize: target))
+        state.consumed = 0
+    }
+}

@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import WebImageCodecs
+import WebImageTestSupport
+
+/// Progressive decoding of data that arrives in pieces.
+@Suite("WebP incremental decoding")
+struct WebPIncrementalTests {
+    let coder = WebPCoder()
+
+    /// The number of rows from the top whose first pixel is opaque: the rows a partial image of an opaque
+    /// source has decoded (the rest are transparent).
+    static func opaqueRows(_ image: Image) -> Int {
+        var rows = 0
+        while rows < image.height, image.pixels[x: 0, y: rows].alpha == 255, image.pixels[x: image.width - 1, y: rows].alpha == 255 {
+            rows += 1
+        }
+        return rows
+    }
+
+    /// Feeds `data` in prefixes of `step` bytes and returns the images after each step.
+    static func feed(_ data: Data, step: Int, to decoder: any IncrementalImageDecoding) -> [Image?] {
+        var images: [Image?] = []
+        var end = 0
+        while end < data.count {
+            end = min(data.count, end + step)
+            decoder.update(data.prefix(end), isFinished: end == data.count)
+            images.append(decoder.currentImage())
+        }
+        return images
+    }
+
+    @Test("recognises the start of a WebP download")
+    func canDecodeIncrementally() {
+        let data = Fixtures.data("webp/photo.webp")
+        #expect(coder.canDecodeIncrementally(data.prefix(12)))
+        #expect(coder.canDecodeIncrementally(data))
+        #expect(!coder.canDecodeIncrementally(data.prefix(8)))
+        #expect(!coder.canDecodeIncrementally(Fixtures.data("source/quad.png")))
+    }
+
+    @Test("partial images gain rows, and the last one equals a normal decode")
+    func growingPrefixes() throws {
+        let data = Fixtures.data("webp/photo.webp")
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        #expect(decoder.currentImage() == nil)
+        let images = Self.feed(data, step: 200, to: decoder)
+
+        let partial = images.compactMap { $0 }.filter(\.isIncremental)
+        #expect(partial.count >= 3, "expected several partial images, got \(partial.count)")
+        let rows = partial.map(Self.opaqueRows)
+        #expect(rows == rows.sorted(), "rows decoded went down: \(rows)")
+        #expect(Set(rows).count >= 3, "rows decoded: \(rows)")
+        #expect(rows.allSatisfy { $0 > 0 && $0 < 240 })
+        for image in partial {
+            #expect(image.pixelSize == PixelSize(width: 320, height: 240))
+            #expect(image.hasAlpha)
+            let decoded = Self.opaqueRows(image)
+            #expect(image.pixels[x: 160, y: 239].alpha == 0)
+            #expect(image.pixels[x: 160, y: max(0, decoded - 1)].alpha == 255)
+        }
+        // The first images come before any row was decoded.
+        #expect(images.first! == nil)
+
+        let final = try #require(images.last!)
+        #expect(!final.isIncremental)
+        #expect(!final.hasAlpha)
+        #expect(final.format == .webp)
+        #expect(final.pixels == (try coder.decode(data)).pixels)
+        // Nothing changes after the end.
+        decoder.update(data, isFinished: true)
+        #expect(decoder.currentImage()?.pixels === final.pixels)
+    }
+
+    @Test("decodes a lossless image incrementally too")
+    func lossless() throws {
+        let data = Fixtures.data("webp/quad-alpha-lossless.webp")
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        let images = Self.feed(data, step: 7, to: decoder)
+        let final = try #require(images.last!)
+        #expect(!final.isIncremental)
+        #expect(final.hasAlpha)
+        #expect(final.pixels == (try coder.decode(data)).pixels)
+    }
+
+    @Test("a partial image has rows whose colours match the final image")
+    func partialContent() throws {
+        let data = Fixtures.data("webp/photo.webp")
+        let full = try coder.decode(data)
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        decoder.update(data.prefix(data.count * 2 / 3), isFinished: false)
+        let partial = try #require(decoder.currentImage())
+        #expect(partial.isIncremental)
+        let rows = Self.opaqueRows(partial)
+        #expect(rows > 0 && rows < 240)
+        // Rows libwebp has emitted are final, bit for bit.
+        for y in stride(from: 0, to: rows, by: 7) {
+            for x in stride(from: 0, to: 320, by: 13) {
+                #expect(partial.pixels[x: x, y: y] == full.pixels[x: x, y: y], "(\(x), \(y))")
+            }
+        }
+    }
+
+    @Test("applies thumbnails while decoding incrementally")
+    func thumbnail() throws {
+        let data = Fixtures.data("webp/photo.webp")
+        var options = ImageDecodeOptions()
+        options.thumbnailPixelSize = PixelSize(square: 80)
+        options.scaleFactor = 2
+        let decoder = coder.makeIncrementalDecoder(options: options)
+        let images = Self.feed(data, step: 500, to: decoder)
+        #expect(images.compactMap { $0 }.allSatisfy { $0.pixelSize == PixelSize(width: 80, height: 60) && $0.scale == 2 })
+        let final = try #require(images.last!)
+        #expect(!final.isIncremental)
+        #expect(final.pixels == (try coder.decode(data, options: options)).pixels)
+    }
+
+    @Test("returns nothing for an animation until the data is finished, then the animation")
+    func animation() throws {
+        let data = Fixtures.data("webp/anim-compose.webp")
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        let images = Self.feed(data, step: 40, to: decoder)
+        #expect(images.dropLast().allSatisfy { $0 == nil })
+        let final = try #require(images.last!)
+        #expect(final.frames.count == 4)
+        #expect(!final.isIncremental)
+        expectPixels(final.frames[2].pixels, WebPAnimationTests.composeExpectations[2])
+
+        let first = coder.makeIncrementalDecoder(options: ImageDecodeOptions(firstFrameOnly: true))
+        first.update(data, isFinished: true)
+        #expect(first.currentImage()?.frames.count == 1)
+    }
+
+    @Test("truncated, malformed and oversized downloads")
+    func badDownloads() {
+        let data = Fixtures.data("webp/photo.webp")
+
+        // Cut short: the last partial image stays.
+        let truncated = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        truncated.update(data.prefix(data.count / 2), isFinished: true)
+        let partial = truncated.currentImage()
+        #expect(partial?.isIncremental == true)
+
+        // Not WebP: never an image.
+        let foreign = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        foreign.update(Fixtures.data("source/quad.png"), isFinished: false)
+        #expect(foreign.currentImage() == nil)
+        foreign.update(Fixtures.data("source/quad.png"), isFinished: true)
+        #expect(foreign.currentImage() == nil)
+
+        // Too few bytes for the headers, then finished.
+        let short = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        short.update(data.prefix(5), isFinished: false)
+        #expect(short.currentImage() == nil)
+        short.update(data.prefix(20), isFinished: true)
+        #expect(short.currentImage() == nil)
+
+        // Over the pixel limit.
+        var limited = ImageDecodeOptions()
+        limited.maxPixelCount = 1000
+        let large = coder.makeIncrementalDecoder(options: limited)
+        large.update(data, isFinished: true)
+        #expect(large.currentImage() == nil)
+
+        // Damaged data: libwebp stops, and nothing crashes, at any cut.
+        for (i, flipped) in CorruptData.byteFlips(of: data, in: 20..<400, count: 40, seed: 5).enumerated() {
+            let damaged = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+            _ = Self.feed(flipped, step: 300, to: damaged)
+            if let image = damaged.currentImage() {
+                #expect(image.pixelSize == PixelSize(width: 320, height: 240), "flip \(i)")
+            }
+        }
+    }
+}
