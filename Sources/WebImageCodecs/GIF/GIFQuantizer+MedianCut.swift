@@ -69,7 +69,7 @@ extension GIFQuantizer {
             boxes[chosen] = measure(Box(range: box.range.lowerBound..<cut), cells)
             boxes.append(measure(Box(range: cut..<box.range.upperBound), cells))
         }
-        return boxes.map { mean(of: $0, cells) }
+        return refine(boxes.map { mean(of: $0, cells) }, cells)
     }
 
     /// Fills in a box's pixel count, widest axis and score.
@@ -109,26 +109,62 @@ extension GIFQuantizer {
         )
     }
 
-    /// The table entry nearest to the mean colour of histogram cell `cell`, remembered per cell.
-    func nearestEntry(cell: Int, colors: [RGBAColor]) -> Int {
-        let known = nearest[cell]
-        if known >= 0 { return Int(known) }
+    /// Moves each colour to the mean of the cells nearest to it, a few times (Lloyd's iterations over the
+    /// histogram), which lowers the error median cut leaves at the edges of its boxes.
+    private func refine(_ colors: [RGBAColor], _ cells: [Int32], iterations: Int = 4) -> [RGBAColor] {
+        var colors = colors
+        for _ in 0..<iterations {
+            var totals = [UInt64](repeating: 0, count: 3 * colors.count)
+            var weights = [UInt64](repeating: 0, count: colors.count)
+            for c in cells {
+                let cell = Int(c)
+                let entry = nearest(toCell: cell, in: colors)
+                totals[3 * entry] += sums[3 * cell]
+                totals[3 * entry + 1] += sums[3 * cell + 1]
+                totals[3 * entry + 2] += sums[3 * cell + 2]
+                weights[entry] += UInt64(counts[cell])
+            }
+            for i in colors.indices where weights[i] > 0 {
+                let half = weights[i] / 2
+                colors[i] = RGBAColor(
+                    red: UInt8(min(255, (totals[3 * i] + half) / weights[i])),
+                    green: UInt8(min(255, (totals[3 * i + 1] + half) / weights[i])),
+                    blue: UInt8(min(255, (totals[3 * i + 2] + half) / weights[i]))
+                )
+            }
+        }
+        return colors
+    }
+
+    /// The index of the colour nearest to the mean colour of histogram cell `cell` (squared distance; the
+    /// first on a tie).
+    private func nearest(toCell cell: Int, in colors: [RGBAColor]) -> Int {
         let count = max(1, UInt64(counts[cell]))
         let r = Int((sums[3 * cell] + count / 2) / count)
         let g = Int((sums[3 * cell + 1] + count / 2) / count)
         let b = Int((sums[3 * cell + 2] + count / 2) / count)
-        var best = 0
-        var bestDistance = Int.max
-        for (i, color) in colors.enumerated() {
-            let dr = r - Int(color.red)
-            let dg = g - Int(color.green)
-            let db = b - Int(color.blue)
-            let distance = dr * dr + dg * dg + db * db
-            if distance < bestDistance {
-                best = i
-                bestDistance = distance
+        return colors.withUnsafeBufferPointer { table in
+            var best = 0
+            var bestDistance = Int.max
+            for i in 0..<table.count {
+                let dr = r &- Int(table[i].red)
+                let dg = g &- Int(table[i].green)
+                let db = b &- Int(table[i].blue)
+                let distance = dr &* dr &+ dg &* dg &+ db &* db
+                if distance < bestDistance {
+                    best = i
+                    bestDistance = distance
+                }
             }
+            return best
         }
+    }
+
+    /// The table entry nearest to the mean colour of histogram cell `cell`, remembered per cell.
+    func nearestEntry(cell: Int, colors: [RGBAColor]) -> Int {
+        let known = nearest[cell]
+        if known >= 0 { return Int(known) }
+        let best = nearest(toCell: cell, in: colors)
         nearest[cell] = Int16(best)
         return best
     }
