@@ -104,9 +104,12 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     /// with its own colour table of at most 256 colours.
     ///
     /// Images with at most 256 colours a frame keep their exact colours; others are reduced by median cut,
-    /// without dithering. When the image has alpha, pixels with alpha under 128 become transparent and the rest
-    /// opaque. Delays are whole centiseconds (see ``GIFEncoder``); animations carry a NETSCAPE2.0 extension with
-    /// the image's loop count. ``ImageEncodeOptions/quality`` does not apply to GIF and is ignored.
+    /// refined by a few Lloyd iterations, without dithering. When the image has alpha, pixels with alpha under
+    /// 128 become transparent and the rest opaque; a frame is disposed to background when the frame after it has
+    /// transparent pixels. Delays are whole centiseconds: a duration of 0 is written as 0 (players show 0.1 s);
+    /// a positive one is rounded, at least 2 (players show 0 and 1 as 0.1 s), at most 65535. Animations carry a
+    /// NETSCAPE2.0 extension with the image's loop count; the file is GIF87a when it needs no extension.
+    /// ``ImageEncodeOptions/quality`` does not apply to GIF and is ignored.
     ///
     /// - Throws: `unsupportedFormat` for any format but `.gif`; `encodingFailed` for an image wider or higher
     ///   than 65535 pixels or when giflib fails.

@@ -20,10 +20,14 @@ struct GIFStructure: Sendable {
     /// - Parameters:
     ///   - bytes: The encoded GIF.
     ///   - frameLimit: Stop after this many frames (1 for a first-frame decode).
-    /// - Throws: `badImageData` for malformed or truncated data, an empty logical screen, no frame, or a frame
+    /// - Throws: `badImageData` for a signature other than GIF87a or GIF89a, malformed or truncated data, an empty logical screen, no frame, or a frame
     ///   without a colour table.
     static func scan(_ bytes: UnsafeRawBufferPointer, frameLimit: Int = .max) throws(WebImageError) -> GIFStructure {
-        try GIFRecordReader.read(bytes) { reader throws(WebImageError) in
+        // giflib checks only "GIF"; the version must be one of the two there are, as for `canDecode`.
+        guard ImageFormat.detect(bytes) == .gif else {
+            throw .badImageData(.gif, "the data does not start with GIF87a or GIF89a")
+        }
+        return try GIFRecordReader.read(bytes) { reader throws(WebImageError) in
             let canvas = reader.canvasSize
             guard !canvas.isEmpty else {
                 throw .badImageData(.gif, "the logical screen is \(canvas) pixels")
