@@ -238,6 +238,21 @@ func gifExpectError<R>(
         gifExpectError(.imageTooLarge) { try coder.decode(data, options: options) }
     }
 
+    @Test func everyFrameCostsAtLeast64PixelsOfTheBudget() throws {
+        // 1 x 1 frames: 10 fit in a limit of 640 pixels, 11 do not, however small their pixels are.
+        func animation(frames: Int) -> Data {
+            var gif = GIFBuilder(width: 1, height: 1, colors: palette)
+            for _ in 0..<frames { gif.image(width: 1, height: 1, indices: [1]) }
+            return gif.finished()
+        }
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = 640
+        #expect(try coder.decode(animation(frames: 10), options: options).frames.count == 10)
+        gifExpectError(.imageTooLarge) { try coder.decode(animation(frames: 11), options: options) }
+        #expect(try coder.makeAnimatedImageProvider(for: animation(frames: 10), options: options).frameCount == 10)
+        gifExpectError(.imageTooLarge) { try coder.makeAnimatedImageProvider(for: animation(frames: 11), options: options) }
+    }
+
     @Test func tensOfThousandsOfUnchangingFramesShareOneBuffer() throws {
         // The first frame fills the 4 x 4 canvas; the 20 000 after it lie wholly outside and change nothing.
         var gif = GIFBuilder(width: 4, height: 4, colors: palette)

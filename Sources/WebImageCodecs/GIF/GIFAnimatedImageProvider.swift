@@ -39,9 +39,9 @@ final class GIFAnimatedImageProvider: AnimatedImageProviding {
         self.animatedImageData = data
         self.structure = structure
         self.frameSize = frameSize
-        self.frameCount = structure.frames.count
-        self.loopCount = structure.frames.count > 1 ? structure.loopCount : 0
-        self.hasAlpha = structure.hasAlpha(frameCount: structure.frames.count)
+        self.frameCount = structure.frameCount
+        self.loopCount = structure.frameCount > 1 ? structure.loopCount : 0
+        self.hasAlpha = structure.hasAlpha
     }
 
     var format: ImageFormat { .gif }

@@ -11,7 +11,7 @@ extension GIFCoder {
     /// The records are scanned once, here, without decoding image data; frames are decoded when asked for.
     /// The thumbnail size and scale-down limit of `options` apply to every frame (the size is the one a full
     /// decode would give); the pixel limit applies to the canvas and to one frame, since the source holds one
-    /// frame at a time.
+    /// frame at a time, and to the frame records (64 pixels each).
     ///
     /// - Throws: `badImageData` for empty, malformed or truncated data; `imageTooLarge` when the canvas or a
     ///   frame is over the pixel limit.
@@ -20,13 +20,15 @@ extension GIFCoder {
         options: ImageDecodeOptions
     ) throws(WebImageError) -> any AnimatedImageProviding {
         guard !data.isEmpty else { throw .badImageData(.gif, "the data is empty (0 bytes)") }
-        let structure = try data.withBytes { bytes throws(WebImageError) in try GIFStructure.scan(bytes) }
-        try structure.checkFrameAreas(options, frameCount: structure.frames.count)
+        let structure = try data.withBytes { bytes throws(WebImageError) in
+            try GIFStructure.scan(bytes, for: options, frameSource: true)
+        }
+        try structure.checkFrameAreas(options)
         try options.checkPixelLimit(structure.canvasSize, format: .gif)
         var sizing = options
         sizing.firstFrameOnly = false
         sizing.maxPixelCount = 0
-        let target = try sizing.targetSize(for: structure.canvasSize, frameCount: structure.frames.count, format: .gif)
+        let target = try sizing.targetSize(for: structure.canvasSize, frameCount: structure.frameCount, format: .gif)
         try options.checkPixelLimit(target, format: .gif)
         return GIFAnimatedImageProvider(data: data, structure: structure, frameSize: target)
     }

@@ -52,15 +52,16 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     /// - Returns: An image of format `.gif`; one frame with a duration of 0 for a still, else every frame with its
     ///   duration and the loop count.
     /// - Throws: `badImageData` for empty, malformed or truncated data; `imageTooLarge` when the frames, the
-    ///   canvas or a frame larger than the canvas are over ``ImageDecodeOptions/maxPixelCount``.
+    ///   canvas or a frame larger than the canvas are over ``ImageDecodeOptions/maxPixelCount`` (every frame
+    ///   counts as at least 64 pixels, for what it costs beyond its pixels).
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData(.gif, "the data is empty (0 bytes)") }
         return try data.withBytes { bytes throws(WebImageError) in
-            let structure = try scan(bytes, options: options)
-            let frameCount = options.firstFrameOnly ? 1 : structure.frames.count
-            try structure.checkFrameAreas(options, frameCount: frameCount)
+            let structure = try GIFStructure.scan(bytes, for: options)
+            let frameCount = structure.frameCount
+            try structure.checkFrameAreas(options)
             let target = try options.targetSize(for: structure.canvasSize, frameCount: frameCount, format: .gif)
-            let hasAlpha = structure.hasAlpha(frameCount: frameCount)
+            let hasAlpha = structure.hasAlpha
             if frameCount == 1 {
                 let pixels = try GIFStillDecoder.decode(bytes, structure: structure, target: target, hasAlpha: hasAlpha, options: options)
                 return Image(pixels: pixels, scale: options.effectiveScale, format: .gif, hasAlpha: hasAlpha)
@@ -85,13 +86,12 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     public func info(for data: Data) throws(WebImageError) -> ImageInfo {
         guard !data.isEmpty else { throw .badImageData(.gif, "the data is empty (0 bytes)") }
         let structure = try data.withBytes { bytes throws(WebImageError) in try GIFStructure.scan(bytes) }
-        let frameCount = structure.frames.count
         return ImageInfo(
             format: .gif,
             pixelSize: structure.canvasSize,
-            frameCount: frameCount,
-            loopCount: frameCount > 1 ? structure.loopCount : 0,
-            hasAlpha: structure.hasAlpha(frameCount: frameCount)
+            frameCount: structure.frameCount,
+            loopCount: structure.frameCount > 1 ? structure.loopCount : 0,
+            hasAlpha: structure.hasAlpha
         )
     }
 
@@ -116,19 +116,5 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
         guard format == .gif else { throw .unsupportedFormat(format, "encode") }
         return try GIFEncoder.encode(image, options: options)
-    }
-
-    /// Scans the records, as far as the decode needs them.
-    private func scan(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(WebImageError) -> GIFStructure {
-        if options.firstFrameOnly {
-            return try GIFStructure.scan(bytes, frameLimit: 1)
-        }
-        // Every frame has at least one pixel: more frames than the limit allows pixels can stop the scan early.
-        let limit = options.maxPixelCount
-        let structure = try GIFStructure.scan(bytes, frameLimit: limit > 0 ? limit + 1 : .max)
-        if limit > 0, structure.frames.count > limit {
-            throw .imageTooLarge(.gif, size: structure.canvasSize, frames: structure.frames.count, limit: limit)
-        }
-        return structure
     }
 }

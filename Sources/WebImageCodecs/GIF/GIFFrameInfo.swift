@@ -1,9 +1,13 @@
 import WebImageCore
 
 /// What the records of one GIF frame say: where it lies on the canvas and how it is shown.
+///
+/// Stored compactly (GIF's own 16-bit fields): a frame source keeps one for every frame.
 struct GIFFrameInfo: Sendable, Hashable {
-    /// The frame's rectangle in canvas pixels, as its image descriptor gives it (not clipped).
-    var rect: AnimationCanvas.Rect
+    private var x: UInt16
+    private var y: UInt16
+    private var width: UInt16
+    private var height: UInt16
     /// Whether the rows are stored interlaced (rows 0, 8, 16 …, then 4, 12 …, then 2, 6 …, then 1, 3 …).
     var isInterlaced: Bool
     /// Whether the frame has a local colour table.
@@ -14,6 +18,22 @@ struct GIFFrameInfo: Sendable, Hashable {
     /// resume there.
     var recordOffset: Int
 
+    init(rect: AnimationCanvas.Rect, isInterlaced: Bool, hasLocalColorTable: Bool, control: GIFGraphicControl, recordOffset: Int) {
+        x = UInt16(clamping: rect.x)
+        y = UInt16(clamping: rect.y)
+        width = UInt16(clamping: rect.width)
+        height = UInt16(clamping: rect.height)
+        self.isInterlaced = isInterlaced
+        self.hasLocalColorTable = hasLocalColorTable
+        self.control = control
+        self.recordOffset = recordOffset
+    }
+
+    /// The frame's rectangle in canvas pixels, as its image descriptor gives it (not clipped).
+    var rect: AnimationCanvas.Rect {
+        AnimationCanvas.Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+    }
+
     /// The display duration in seconds: the delay in centiseconds, with delays under 0.011 s shown as 0.1 s.
     var duration: Double {
         ImageFrame.normalizedDuration(Double(control.delayCentiseconds) / 100)
@@ -21,7 +41,8 @@ struct GIFFrameInfo: Sendable, Hashable {
 
     /// Whether the frame covers every pixel of a canvas of `size`.
     func covers(_ size: PixelSize) -> Bool {
-        rect.x <= 0 && rect.y <= 0 && rect.x + rect.width >= size.width && rect.y + rect.height >= size.height
+        let rect = self.rect
+        return rect.x <= 0 && rect.y <= 0 && rect.x + rect.width >= size.width && rect.y + rect.height >= size.height
     }
 }
 
@@ -30,10 +51,13 @@ struct GIFGraphicControl: Sendable, Hashable {
     /// What happens to the frame's rectangle after it has been shown. Methods 0 (unspecified), 1 (do not
     /// dispose) and the undefined 4–7 leave it; 2 clears it to transparent; 3 restores what was there before.
     var disposal: AnimationCanvas.Disposal = .none
+    private var delay: UInt16 = 0
+    private var transparent: UInt8?
+
     /// The delay in centiseconds.
-    var delayCentiseconds = 0
+    var delayCentiseconds: Int { Int(delay) }
     /// The palette index drawn as transparent, if any.
-    var transparentIndex: Int?
+    var transparentIndex: Int? { transparent.map(Int.init) }
 
     /// The defaults for a frame without a graphic control extension.
     init() {}
@@ -48,8 +72,8 @@ struct GIFGraphicControl: Sendable, Hashable {
         case 3: disposal = .previous
         default: disposal = .none
         }
-        delayCentiseconds = Int(block[1]) | Int(block[2]) << 8
-        transparentIndex = flags & 0x01 != 0 ? Int(block[3]) : nil
+        delay = UInt16(block[1]) | UInt16(block[2]) << 8
+        transparent = flags & 0x01 != 0 ? block[3] : nil
     }
 }
 
