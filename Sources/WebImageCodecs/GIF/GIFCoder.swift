@@ -30,7 +30,8 @@ import WebImageCore
 /// - A file must end with its trailer: truncated data is `badImageData`, as is a frame with no colour table.
 ///
 /// Thumbnails and scale-down limits composite at the canvas size and resample each frame. A still GIF is
-/// decoded reduced row by row, without a full-size buffer, unless it is interlaced.
+/// decoded reduced row by row, without a full-size buffer, unless it is interlaced; one whose logical screen is
+/// over the pixel limit is decoded that way only when its frame covers the screen, and refused otherwise.
 ///
 /// Thread-safe: the coder is a stateless value; every call works on its own state. Calls are synchronous and
 /// cannot be cancelled once started.

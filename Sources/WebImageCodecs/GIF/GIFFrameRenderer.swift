@@ -45,22 +45,23 @@ struct GIFFrameRenderer {
     ///
     /// Call ``AnimationCanvas/dispose(_:_:)`` with the frame's disposal after the frame has been shown.
     func draw(_ frame: GIFFrameInfo, from reader: inout GIFRecordReader, onto canvas: AnimationCanvas) throws(WebImageError) {
+        let rect = frame.rect
         if frame.control.disposal == .previous {
-            canvas.saveForDisposal(frame.rect)
+            canvas.saveForDisposal(rect)
         }
-        let clip = canvas.clip(frame.rect)
+        let clip = canvas.clip(rect)
         guard !clip.isEmpty else {
             try reader.skipImageData()
             return
         }
         reader.fillColorTable(colors, transparentIndex: frame.control.transparentIndex)
         // Rows hold only the part of the frame on the canvas; frames start at x >= 0, so that is a prefix.
-        let drawn = AnimationCanvas.Rect(x: frame.rect.x, y: frame.rect.y, width: clip.width, height: frame.rect.height)
+        let drawn = AnimationCanvas.Rect(x: rect.x, y: rect.y, width: clip.width, height: rect.height)
         var rowsOnCanvas = 0
-        for line in 0..<frame.rect.height {
+        for line in 0..<rect.height {
             try reader.readRow(into: indices)
-            let y = GIFInterlace.row(forLine: line, height: frame.rect.height, interlaced: frame.isInterlaced)
-            guard frame.rect.y + y < canvas.size.height else { continue }
+            let y = GIFInterlace.row(forLine: line, height: rect.height, interlaced: frame.isInterlaced)
+            guard rect.y + y < canvas.size.height else { continue }
             convert(clip.width, into: pixels)
             canvas.drawRow(pixels, y: y, of: drawn, blend: .over)
             rowsOnCanvas += 1
@@ -83,16 +84,17 @@ struct GIFFrameRenderer {
                 (destination + y * bytesPerRow).initializeMemory(as: UInt8.self, repeating: 0, count: canvasSize.width * 4)
             }
         }
-        let clipWidth = min(frame.rect.width, canvasSize.width - frame.rect.x)
-        let clipHeight = min(frame.rect.height, canvasSize.height - frame.rect.y)
+        let rect = frame.rect
+        let clipWidth = min(rect.width, canvasSize.width - rect.x)
+        let clipHeight = min(rect.height, canvasSize.height - rect.y)
         guard clipWidth > 0, clipHeight > 0 else { return }
         reader.fillColorTable(colors, transparentIndex: frame.control.transparentIndex)
         var rowsOnCanvas = 0
-        for line in 0..<frame.rect.height {
+        for line in 0..<rect.height {
             try reader.readRow(into: indices)
-            let y = frame.rect.y + GIFInterlace.row(forLine: line, height: frame.rect.height, interlaced: frame.isInterlaced)
+            let y = rect.y + GIFInterlace.row(forLine: line, height: rect.height, interlaced: frame.isInterlaced)
             guard y < canvasSize.height else { continue }
-            let row = (destination + y * bytesPerRow + frame.rect.x * 4).bindMemory(to: UInt32.self, capacity: clipWidth)
+            let row = (destination + y * bytesPerRow + rect.x * 4).bindMemory(to: UInt32.self, capacity: clipWidth)
             convert(clipWidth, into: row)
             rowsOnCanvas += 1
             if rowsOnCanvas == clipHeight { break }

@@ -5,7 +5,8 @@ import WebImageCore
 /// - At full size the frame is decoded straight into the image's buffer.
 /// - Reduced, the canvas rows stream into a ``PixelResampler`` as they are decoded, so no full-size buffer is
 ///   ever made; an interlaced frame, whose rows come out of order, is decoded into a full-size scratch buffer
-///   first, which the pixel limit must allow.
+///   first, which the pixel limit must allow. A logical screen over the pixel limit is streamed only when the
+///   frame covers it: rows outside the frame cost no data, so a few bytes could otherwise cost minutes.
 enum GIFStillDecoder {
     /// Decodes the first frame of `bytes` at `target` size.
     ///
@@ -74,10 +75,11 @@ enum GIFStillDecoder {
             outputBytesPerRow: output.bytesPerRow
         )
         let row = renderer.pixels
-        let x0 = min(frame.rect.x, canvas.width)
-        let width = min(frame.rect.width, canvas.width - x0)
-        let top = min(frame.rect.y, canvas.height)
-        let rows = top..<max(top, min(canvas.height, frame.rect.y + frame.rect.height))
+        let rect = frame.rect
+        let x0 = min(rect.x, canvas.width)
+        let width = min(rect.width, canvas.width - x0)
+        let top = min(rect.y, canvas.height)
+        let rows = top..<max(top, min(canvas.height, rect.y + rect.height))
         reader.fillColorTable(renderer.colors, transparentIndex: frame.control.transparentIndex)
         row.update(repeating: 0, count: canvas.width)
         for y in 0..<canvas.height {
