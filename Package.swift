@@ -86,7 +86,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage", "WebImageTestSupport"],
+            // The tool is a dependency so that its binary is built next to the tests, which run it.
+            dependencies: ["WebImage", "WebImageTestSupport", "webimage"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import WebImageTestSupport
+
+/// The `webimage` tool, run as a user runs it: JSON lines, exit status, files written.
+@Suite final class WebImageToolTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// The JSON objects printed, one per line.
+        var objects: [[String: Any]] {
+            stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+        }
+    }
+
+    /// The tool's binary, built next to the test bundle.
+    static let tool: URL = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        // The test bundle may be a directory (`.xctest`) holding the executable.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("webimage").path),
+              directory.pathComponents.count > 1 {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("webimage")
+    }()
+
+    let temporary: URL
+
+    init() throws {
+        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-tool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: temporary)
+    }
+
+    private func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.tool
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func infoReportsEachFileAsJSON() throws {
+        let files = ["jpeg/orient-6.jpg", "gif/anim-loop3.gif", "png/rgba8.png", "webp/quad-lossy.webp"].map { Fixtures.url($0).path }
+        let result = try run(["info", "--json"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = result.objects
+        #expect(objects.count == 4)
+        #expect(objects.allSatisfy { $0["ok"] as? Bool == true })
+        #expect(objects.map { $0["format"] as? String } == ["jpeg", "gif", "png", "webp"])
+        #expect(objects[0]["width"] as? Int == 64 && objects[0]["height"] as? Int == 48)
+        #expect(objects[0]["orientation"] as? String == "right")
+        #expect((objects[1]["frames"] as? Int ?? 0) > 1)
+        #expect(objects[1]["loopCount"] as? Int == 3)
+        #expect(objects[2]["hasAlpha"] as? Bool == true)
+        #expect(objects.allSatisfy { $0["ms"] is Double })
+    }
+
+    @Test func failuresCarryTheErrorCodeAndExitOne() throws {
+        let broken = temporary.appendingPathComponent("broken.png")
+        try Fixtures.data("png/rgb8.png").prefix(40).write(to: broken)
+        let result = try run(["decode", "--json", Fixtures.url("png/rgb8.png").path, broken.path, temporary.appendingPathComponent("missing.jpg").path])
+        #expect(result.status == 1)
+        let objects = result.objects
+        #expect(objects.count == 3)
+        #expect(objects[0]["ok"] as? Bool == true)
+        #expect(objects[0]["frames"] as? Int == 1)
+        #expect(objects[1]["ok"] as? Bool == false)
+        let error = objects[1]["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "badImageData")
+        #expect((error?["message"] as? String)?.isEmpty == false)
+        #expect((objects[2]["error"] as? [String: Any])?["code"] as? String == "diskIO")
+    }
+
+    @Test func thumbAndConvertWriteFiles() throws {
+        let thumbs = try run(["thumb", "--json", "--size", "16", "--out", temporary.path, "--format", "webp", Fixtures.url("jpeg/quad-444.jpg").path])
+        #expect(thumbs.status == 0, "\(thumbs.stderr)")
+        let thumb = try #require(thumbs.objects.first)
+        #expect(thumb["width"] as? Int == 16 && thumb["height"] as? Int == 12)
+        let written = try #require(thumb["output"] as? String)
+        #expect(FileManager.default.fileExists(atPath: written))
+        #expect(written.hasSuffix("quad-444-16.webp"))
+
+        let output = temporary.appendingPathComponent("anim.webp").path
+        let converted = try run(["convert", "--json", "--lossless", Fixtures.url("gif/anim-loop3.gif").path, output])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.objects.first?["format"] as? String == "webp")
+        let info = try run(["info", "--json", output])
+        #expect(info.objects.first?["loopCount"] as? Int == 3)
+    }
+
+    @Test func textOutputAndUsageErrors() throws {
+        let text = try run(["info", Fixtures.url("jpeg/quad-444.jpg").path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("jpeg 64x48"))
+        let bad = try run(["thumb", "--size", "0", Fixtures.url("jpeg/quad-444.jpg").path])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--size"))
+    }
+
+    @Test func demoRunsOnTheBundledSamples() throws {
+        let result = try run(["demo", "--json", "--out", temporary.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = result.objects
+        // info, thumbnail and conversion for each of the five samples.
+        #expect(objects.count == 15)
+        #expect(objects.allSatisfy { $0["ok"] as? Bool == true })
+        let written = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(written.count == 10)
+    }
+}
