@@ -100,6 +100,18 @@ struct PNGChunkReader {
     }
 }
 
+extension PNGChunkReader {
+    /// Walks every chunk of the PNG file in `bytes` and throws `badImageData` unless an `IEND` chunk is reached
+    /// before the data ends: a file cut short must not pass for a whole one. Bytes after `IEND` are ignored.
+    static func checkComplete(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) {
+        var reader = PNGChunkReader(bytes)
+        while let chunk = try reader.next() {
+            if chunk.type == PNGChunk.iend { return }
+        }
+        throw .badImageData(.png, "the data ends before the IEND chunk")
+    }
+}
+
 extension UnsafeRawBufferPointer {
     /// The big-endian 32-bit number at `offset`; the caller has checked that four bytes are there.
     func bigEndianUInt32(at offset: Int) -> UInt32 {

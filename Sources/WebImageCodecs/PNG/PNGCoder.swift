@@ -55,6 +55,7 @@ public struct PNGCoder: ImageCoding, AnimatedImageCoding {
             if let animation = try APNGAnimation(parsing: bytes, header: header) {
                 return try decodeAnimation(animation, bytes: bytes, options: options)
             }
+            try PNGChunkReader.checkComplete(bytes)
             return try decodeStill(bytes, header: header, options: options)
         }
     }
