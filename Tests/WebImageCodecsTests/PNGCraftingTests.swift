@@ -69,6 +69,50 @@ enum PNGCraft {
     }
 }
 
+/// Writes an APNG chunk by chunk, numbering fcTL and fdAT chunks in one sequence.
+struct APNGCraft {
+    private(set) var bytes: [UInt8]
+    private(set) var sequence: UInt32 = 0
+
+    /// Starts a file: signature, IHDR (RGBA unless told), acTL, and any shared chunks.
+    init(width: UInt32, height: UInt32, frames: UInt32, plays: UInt32 = 0, colorType: UInt8 = 6, shared: [UInt8] = []) {
+        bytes = PNGCraft.signature + PNGCraft.ihdr(width: width, height: height, colorType: colorType)
+            + PNGCraft.chunk("acTL", PNGCraft.bigEndian(frames) + PNGCraft.bigEndian(plays)) + shared
+    }
+
+    /// An fcTL chunk with the next sequence number.
+    mutating func control(
+        width: UInt32, height: UInt32, x: UInt32 = 0, y: UInt32 = 0,
+        delay: (UInt16, UInt16) = (1, 10), dispose: UInt8 = 0, blend: UInt8 = 0
+    ) {
+        bytes += PNGCraft.chunk("fcTL", PNGCraft.frameControl(
+            sequence: sequence, width: width, height: height, x: x, y: y, delay: delay, dispose: dispose, blend: blend
+        ))
+        sequence += 1
+    }
+
+    /// An IDAT chunk.
+    mutating func defaultImage(_ compressed: [UInt8]) {
+        bytes += PNGCraft.chunk("IDAT", compressed)
+    }
+
+    /// An fdAT chunk with the next sequence number.
+    mutating func frameData(_ compressed: [UInt8]) {
+        bytes += PNGCraft.chunk("fdAT", PNGCraft.bigEndian(sequence) + compressed)
+        sequence += 1
+    }
+
+    /// Any chunk, as given.
+    mutating func append(_ chunk: [UInt8]) {
+        bytes += chunk
+    }
+
+    /// The file, with IEND.
+    func finished() -> Data {
+        Data(bytes + PNGCraft.chunk("IEND"))
+    }
+}
+
 @Suite("PNG crafted files")
 struct PNGCraftingTests {
     @Test("a PNG written byte by byte decodes to its colour")
