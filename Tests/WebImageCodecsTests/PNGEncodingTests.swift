@@ -67,11 +67,11 @@ struct PNGEncodingTests {
         #expect(decoded.pixels == (try original.pixels.resampled(to: PixelSize(width: 100, height: 75), hasAlpha: false)))
     }
 
-    @Test("an animation is written as its first frame")
+    @Test("with firstFrameOnly an animation is written as its first frame, a plain PNG")
     func animationFirstFrame() throws {
         let animation = try coder.decode(Fixtures.data("png/apng-dispose.png"))
         #expect(animation.frames.count == 4)
-        let encoded = try coder.encode(animation, as: .png, options: ImageEncodeOptions())
+        let encoded = try coder.encode(animation, as: .png, options: ImageEncodeOptions(firstFrameOnly: true))
         let info = try coder.info(for: encoded)
         #expect(info.frameCount == 1)
         let decoded = try coder.decode(encoded)

@@ -64,7 +64,7 @@ final class APNGCompositor {
         try writer.withStandalonePNG(of: frame, in: animation, bytes: bytes) { png throws(WebImageError) in
             try ScratchBufferPool.shared.withBuffer(byteCount: rowBytes * size.height) { scratch throws(WebImageError) in
                 guard let base = scratch.baseAddress else { return }
-                try PNGCoder().decodeFrameImage(png, size: size, into: base)
+                try LibPNG.decodeRGBA(png, size: size, into: base)
                 let pixels = UnsafeRawPointer(base).assumingMemoryBound(to: UInt32.self)
                 for y in 0..<size.height {
                     canvas.drawRow(pixels + y * size.width, y: y, of: frame.rect, blend: frame.blend)

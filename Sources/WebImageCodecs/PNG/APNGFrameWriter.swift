@@ -23,21 +23,20 @@ struct APNGFrameWriter {
         buffer.reserveCapacity(needed)
 
         buffer.append(contentsOf: PNGHeader.signature)
-        // IHDR: the file's own fields with the frame's width and height.
-        let ihdrStart = buffer.count
-        appendBigEndian(13)
-        appendBigEndian(PNGChunk.ihdr)
-        appendBigEndian(UInt32(frame.size.width))
-        appendBigEndian(UInt32(frame.size.height))
-        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[animation.header.chunk.data.dropFirst(8)]))
-        appendCRC(from: ihdrStart)
+        // IHDR: the frame's width and height, then the file's own depth, colour type and methods.
+        var ihdr: [UInt8] = []
+        PNGChunk.appendBigEndian(UInt32(frame.size.width), to: &ihdr)
+        PNGChunk.appendBigEndian(UInt32(frame.size.height), to: &ihdr)
+        ihdr.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[animation.header.chunk.data.dropFirst(8)]))
+        ihdr.withUnsafeBytes { PNGChunk.write(PNGChunk.ihdr, $0, into: &buffer) }
         for range in animation.sharedChunks {
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
         }
         for range in frame.dataRanges {
-            appendChunk(PNGChunk.idat, UnsafeRawBufferPointer(rebasing: bytes[range]))
+            PNGChunk.write(PNGChunk.idat, UnsafeRawBufferPointer(rebasing: bytes[range]), into: &buffer)
         }
-        appendChunk(PNGChunk.iend, UnsafeRawBufferPointer(start: nil, count: 0))
+        PNGChunk.write(PNGChunk.iend, UnsafeRawBufferPointer(start: nil, count: 0), into: &buffer)
+
         let result: Result<R, WebImageError> = buffer.withUnsafeBytes { png in
             do throws(WebImageError) {
                 return .success(try body(png))
@@ -46,26 +45,5 @@ struct APNGFrameWriter {
             }
         }
         return try result.get()
-    }
-
-    /// Appends a chunk: length, type, data, and the CRC of type and data.
-    private mutating func appendChunk(_ type: UInt32, _ data: UnsafeRawBufferPointer) {
-        let start = buffer.count
-        appendBigEndian(UInt32(data.count))
-        appendBigEndian(type)
-        buffer.append(contentsOf: data)
-        appendCRC(from: start)
-    }
-
-    /// Appends the CRC of the chunk that starts at `start` (over its type and data).
-    private mutating func appendCRC(from start: Int) {
-        let crc = buffer.withUnsafeBytes { all in
-            PNGChunk.crc(over: UnsafeRawBufferPointer(rebasing: all[(start + 4)...]))
-        }
-        appendBigEndian(crc)
-    }
-
-    private mutating func appendBigEndian(_ value: UInt32) {
-        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 }

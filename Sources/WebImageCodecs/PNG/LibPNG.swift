@@ -58,6 +58,21 @@ enum LibPNG {
         try check(succeeded, image.messageText)
     }
 
+    /// Decodes a whole PNG in `bytes` (an APNG frame rebuilt as a file) into `destination`, `size.width * 4`
+    /// bytes a row, after checking that its size is `size`.
+    static func decodeRGBA(
+        _ bytes: UnsafeRawBufferPointer,
+        size: PixelSize,
+        into destination: UnsafeMutableRawPointer
+    ) throws(WebImageError) {
+        try withImage(reading: bytes) { image throws(WebImageError) in
+            guard image.pixelSize == size else {
+                throw .badImageData(.png, "a frame decodes to \(image.pixelSize) pixels instead of \(size)")
+            }
+            try finishReadingRGBA(&image, into: destination, bytesPerRow: size.width * 4)
+        }
+    }
+
     /// Writes `pixels` (RGBA when `hasAlpha`, else RGB, 8 bits a channel, `stride` bytes a row) as a PNG file.
     ///
     /// Asks libpng for the size first, then writes into a buffer of that size.

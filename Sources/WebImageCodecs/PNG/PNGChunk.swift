@@ -40,6 +40,23 @@ struct PNGChunk: Sendable, Hashable {
         return UInt32(truncatingIfNeeded: crc)
     }
 
+    /// Appends a chunk to `buffer`: length, type, `data`, and the CRC of type and data.
+    static func write(_ type: UInt32, _ data: UnsafeRawBufferPointer, into buffer: inout [UInt8]) {
+        let start = buffer.count
+        appendBigEndian(UInt32(data.count), to: &buffer)
+        appendBigEndian(type, to: &buffer)
+        buffer.append(contentsOf: data)
+        let crc = buffer.withUnsafeBytes { all in
+            PNGChunk.crc(over: UnsafeRawBufferPointer(rebasing: all[(start + 4)...]))
+        }
+        appendBigEndian(crc, to: &buffer)
+    }
+
+    /// Appends `value` as four big-endian bytes.
+    static func appendBigEndian(_ value: UInt32, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
+    }
+
     /// The type letters of a chunk type, with unprintable bytes as `?`.
     static func name(of type: UInt32) -> String {
         let letters = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: type >> $0) }

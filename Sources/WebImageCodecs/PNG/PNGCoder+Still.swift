@@ -65,19 +65,4 @@ extension PNGCoder {
     private func still(_ pixels: PixelBuffer, hasAlpha: Bool, options: ImageDecodeOptions) -> Image {
         Image(pixels: pixels, scale: options.effectiveScale, format: .png, hasAlpha: hasAlpha)
     }
-
-    /// Decodes a frame's standalone PNG (an APNG frame rebuilt as a file) into `destination`, `size.width * 4`
-    /// bytes a row, and checks that its size is the one the frame control declared.
-    func decodeFrameImage(
-        _ bytes: UnsafeRawBufferPointer,
-        size: PixelSize,
-        into destination: UnsafeMutableRawPointer
-    ) throws(WebImageError) {
-        try LibPNG.withImage(reading: bytes) { image throws(WebImageError) in
-            guard image.pixelSize == size else {
-                throw .badImageData(.png, "a frame decodes to \(image.pixelSize) pixels instead of \(size)")
-            }
-            try LibPNG.finishReadingRGBA(&image, into: destination, bytesPerRow: size.width * 4)
-        }
-    }
 }
