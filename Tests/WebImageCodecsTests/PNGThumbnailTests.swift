@@ -78,6 +78,26 @@ struct PNGThumbnailTests {
         #expect(streamed.pixels == inMemory.pixels)
     }
 
+    @Test("a file with linear gamma (gAMA 1.0) is converted to sRGB alike in memory and streamed")
+    func linearGamma() throws {
+        // 64 x 64 RGB: red rises along x, green along y, blue is 128 in linear light: 186 to 188 in sRGB,
+        // depending on whether the sRGB curve or libpng's 2.2 power law is used.
+        var raw: [UInt8] = []
+        for y in 0..<64 {
+            raw.append(0)
+            for x in 0..<64 { raw += [UInt8(x * 4), UInt8(y * 4), 128] }
+        }
+        let data = Data(PNGCraft.signature + PNGCraft.ihdr(width: 64, height: 64, colorType: 2)
+            + PNGCraft.chunk("gAMA", PNGCraft.bigEndian(100_000))
+            + PNGCraft.chunk("IDAT", PNGCraft.compress(raw)) + PNGCraft.chunk("IEND"))
+        let full = try coder.decode(data)
+        #expect((186...188).contains(full.pixels[x: 10, y: 10].blue))
+        let thumbnail = PixelSize(square: 16)
+        let inMemory = try coder.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: thumbnail))
+        let streamed = try coder.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: thumbnail, maxPixelCount: 1000))
+        #expect(streamed.pixels == inMemory.pixels)
+    }
+
     @Test("over the pixel limit with a scale-down limit: streamed too")
     func streamedScaleDown() throws {
         let data = Fixtures.data("source/photo.png")
