@@ -12,11 +12,11 @@ struct PNGLargeImageTests {
     let coder = PNGCoder()
 
     /// A file declaring 30000 x 30000 RGBA pixels in a few hundred bytes: a short IDAT, then IEND.
-    static let bomb: Data = {
+    static var bomb: Data {
         let rows = [UInt8](repeating: 0, count: 30_001 * 4 * 2)   // two rows' worth of zeros
         return Data(PNGCraft.signature + PNGCraft.ihdr(width: 30_000, height: 30_000)
             + PNGCraft.chunk("IDAT", PNGCraft.compress(rows)) + PNGCraft.chunk("IEND"))
-    }()
+    }
 
     @Test("a 30000 x 30000 declaration in a few hundred bytes: imageTooLarge without a thumbnail")
     func bombRefused() throws {

@@ -46,7 +46,7 @@ final class APNGImageProvider: AnimatedImageProviding {
     }
 
     /// A provider that plays `compositor`'s animation; `frameCount` is all its frames or only the first.
-    init(data: Data, compositor: sending APNGCompositor, frameCount: Int, scale: Double) {
+    init(data: Data, compositor: sending APNGCompositor, frameCount: Int) {
         let animation = compositor.animation
         animatedImageData = data
         frameSize = compositor.targetSize

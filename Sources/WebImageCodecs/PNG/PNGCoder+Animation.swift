@@ -40,8 +40,7 @@ extension PNGCoder {
         return APNGImageProvider(
             data: data,
             compositor: APNGCompositor(animation: animation, targetSize: target),
-            frameCount: frameCount,
-            scale: options.effectiveScale
+            frameCount: frameCount
         )
     }
 
