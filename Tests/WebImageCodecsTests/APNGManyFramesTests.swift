@@ -57,3 +57,25 @@ struct APNGManyFramesTests {
         #expect(abs(image.duration - 3000) < 0.001)
     }
 }
+
+@Suite("PNG coder: APNG canvases without a pixel limit")
+struct APNGHugeCanvasTests {
+    @Test("a canvas whose memory cannot exist is imageTooLarge, not a crash, even with no pixel limit")
+    func hugeCanvas() {
+        let side: UInt32 = 0x7FFF_FFFF
+        var file = APNGCraft(width: side, height: side, frames: 1)
+        file.defaultImage(PNGCraft.solid(width: 1, height: 1, .red))
+        file.control(width: 1, height: 1)
+        file.frameData(PNGCraft.solid(width: 1, height: 1, .red))
+        let data = file.finished()
+        let unlimited = ImageDecodeOptions(maxPixelCount: 0)
+        for options in [unlimited, ImageDecodeOptions()] {
+            #expect {
+                try PNGCoder().decode(data, options: options)
+            } throws: { ($0 as? WebImageError)?.code == .imageTooLarge }
+            #expect {
+                try PNGCoder().makeAnimatedImageProvider(for: data, options: options)
+            } throws: { ($0 as? WebImageError)?.code == .imageTooLarge }
+        }
+    }
+}

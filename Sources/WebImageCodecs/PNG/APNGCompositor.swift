@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Plays an APNG frame by frame onto an ``AnimationCanvas``: each frame is rebuilt as a standalone PNG,
 /// decoded with libpng's simplified API into a scratch buffer, drawn with its blend operation, captured at the
 /// target size, then disposed of as its frame control says.
@@ -18,11 +26,23 @@ final class APNGCompositor {
     /// - Parameters:
     ///   - animation: The parsed file; its canvas must be within the caller's pixel limit.
     ///   - targetSize: The size of the captured frames (the canvas size, or smaller for a reduced decode).
-    init(animation: APNGAnimation, targetSize: PixelSize) {
+    /// - Throws: `imageTooLarge` when the canvas's memory cannot be had (possible only without a pixel limit).
+    init(animation: APNGAnimation, targetSize: PixelSize) throws(WebImageError) {
+        try APNGCompositor.checkAllocatable(animation.canvasSize)
         self.animation = animation
         self.targetSize = targetSize
         self.resamplesWithAlpha = animation.mayBeTransparent
         self.canvas = AnimationCanvas(size: animation.canvasSize)
+    }
+
+    /// The canvas allocates with a trap on failure, so its size is tried first: an overflowing or unobtainable
+    /// size becomes an error instead.
+    private static func checkAllocatable(_ size: PixelSize) throws(WebImageError) {
+        let (bytes, overflow) = size.pixelCount.multipliedReportingOverflow(by: 4)
+        guard !overflow, size.pixelCount < Int.max, let probe = malloc(bytes) else {
+            throw WebImageError(.imageTooLarge, "PNG: cannot allocate an animation canvas of \(size) pixels")
+        }
+        free(probe)
     }
 
     /// Starts again from frame 0 on a cleared canvas.

@@ -39,7 +39,7 @@ extension PNGCoder {
         try options.checkPixelLimit(animation.canvasSize, format: .png)
         return APNGImageProvider(
             data: data,
-            compositor: APNGCompositor(animation: animation, targetSize: target),
+            compositor: try APNGCompositor(animation: animation, targetSize: target),
             frameCount: frameCount
         )
     }
@@ -60,7 +60,7 @@ extension PNGCoder {
         let target = try options.targetSize(for: animation.canvasSize, frameCount: frameCount, format: .png)
         try options.checkPixelLimit(animation.canvasSize, format: .png)
 
-        let compositor = APNGCompositor(animation: animation, targetSize: target)
+        let compositor = try APNGCompositor(animation: animation, targetSize: target)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
         var hasAlpha = animation.hasAlphaInFile
