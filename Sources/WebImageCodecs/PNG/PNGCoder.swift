@@ -22,7 +22,8 @@ import Foundation
 ///   full-size buffer exists (interlaced images over the limit are refused with `imageTooLarge`).
 /// - APNG animations are composited frame by frame; ``makeAnimatedImageProvider(for:options:)`` decodes
 ///   frames on demand.
-/// - Encoding writes 8-bit RGBA for images with alpha and 8-bit RGB for opaque ones, first frame only.
+/// - Encoding writes 8-bit RGBA for images with alpha and 8-bit RGB for opaque ones; an animation becomes an
+///   APNG (every frame covering the canvas) unless only its first frame is asked for.
 ///
 /// Threading: a value with no state; every method may run on any thread at the same time as any other.
 /// Decoding and encoding run synchronously on the caller's thread and cannot be cancelled once started.
@@ -46,9 +47,9 @@ public struct PNGCoder: ImageCoding, AnimatedImageCoding {
     ///   - data: A whole PNG or APNG file.
     ///   - options: Frames, size (thumbnail, scale-down limit), scale and pixel limit.
     /// - Returns: An image of format `.png`; an animation has one frame per APNG frame, each the full canvas.
-    /// - Throws: `badImageData` with libpng's or the parser's message for damaged, truncated or empty data;
-    ///   `imageTooLarge` when the result, or a full-size intermediate that cannot be avoided, is over
-    ///   ``ImageDecodeOptions/maxPixelCount``.
+    /// - Throws: `badImageData` with libpng's or the parser's message for damaged, truncated (no `IEND`) or
+    ///   empty data; `imageTooLarge` when the result, or a full-size intermediate that cannot be avoided, is
+    ///   over ``ImageDecodeOptions/maxPixelCount`` (an interlaced source over the limit cannot be streamed).
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try data.withBytes { bytes throws(WebImageError) in
             let header = try PNGHeader(parsing: bytes)
