@@ -41,6 +41,12 @@ let package = Package(
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
 
+        // C sequences that need setjmp/longjmp (libpng's row reader), kept whole inside C functions.
+        .target(
+            name: "CWebImageShims",
+            dependencies: ["CPNG"]
+        ),
+
         // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.
         .target(
             name: "WebImageCore",
@@ -49,7 +55,7 @@ let package = Package(
         // Coders over the C libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF"],
+            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CWebImageShims"],
             swiftSettings: strictSettings
         ),
         // The umbrella module.

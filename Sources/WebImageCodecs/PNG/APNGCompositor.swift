@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Plays an APNG frame by frame onto an ``AnimationCanvas``: each frame is rebuilt as a standalone PNG,
+/// decoded with libpng's simplified API into a scratch buffer, drawn with its blend operation, captured at the
+/// target size, then disposed of as its frame control says.
+///
+/// Not thread-safe: one compositor serves one decode, or one provider behind its lock.
+final class APNGCompositor {
+    let animation: APNGAnimation
+    /// The size every captured frame has.
+    let targetSize: PixelSize
+    /// Whether captured frames are resampled with alpha.
+    let resamplesWithAlpha: Bool
+
+    private(set) var canvas: AnimationCanvas
+    /// The index of the frame ``renderNext(bytes:)`` draws next.
+    private(set) var nextIndex = 0
+    private var writer = APNGFrameWriter()
+
+    /// - Parameters:
+    ///   - animation: The parsed file; its canvas must be within the caller's pixel limit.
+    ///   - targetSize: The size of the captured frames (the canvas size, or smaller for a reduced decode).
+    /// - Throws: `imageTooLarge` when the canvas's memory cannot be had (possible only without a pixel limit).
+    init(animation: APNGAnimation, targetSize: PixelSize) throws(WebImageError) {
+        try APNGCompositor.checkAllocatable(animation.canvasSize)
+        self.animation = animation
+        self.targetSize = targetSize
+        self.resamplesWithAlpha = animation.mayBeTransparent
+        self.canvas = AnimationCanvas(size: animation.canvasSize)
+    }
+
+    /// The canvas allocates with a trap on failure, so its size is tried first: an overflowing or unobtainable
+    /// size becomes an error instead.
+    private static func checkAllocatable(_ size: PixelSize) throws(WebImageError) {
+        let (bytes, overflow) = size.pixelCount.multipliedReportingOverflow(by: 4)
+        guard !overflow, size.pixelCount < Int.max, let probe = malloc(bytes) else {
+            throw WebImageError(.imageTooLarge, "PNG: cannot allocate an animation canvas of \(size) pixels")
+        }
+        free(probe)
+    }
+
+    /// Starts again from frame 0 on a cleared canvas.
+    func rewind() {
+        canvas = AnimationCanvas(size: animation.canvasSize)
+        nextIndex = 0
+    }
+
+    /// Whether every frame has been drawn.
+    var isFinished: Bool { nextIndex >= animation.frames.count }
+
+    /// Draws the next frame and returns the canvas as it is shown then, at ``targetSize``.
+    ///
+    /// Frames whose canvas did not change share the previous frame's buffer.
+    /// - Parameter bytes: The whole APNG file.
+    /// - Throws: `badImageData` with libpng's message when the frame's data is damaged.
+    func renderNext(bytes: UnsafeRawBufferPointer) throws(WebImageError) -> PixelBuffer {
+        precondition(!isFinished, "every frame has been drawn")
+        let index = nextIndex
+        let frame = animation.frames[index]
+        let rect = frame.rect
+        // PREVIOUS on the first frame acts as BACKGROUND: nothing is saved, and the canvas clears.
+        let disposal: AnimationCanvas.Disposal = index == 0 && frame.disposal == .previous ? .background : frame.disposal
+        if disposal == .previous {
+            canvas.saveForDisposal(rect)
+        }
+        try draw(frame, bytes: bytes)
+        let shown = try canvas.snapshot(size: targetSize, hasAlpha: resamplesWithAlpha)
+        canvas.dispose(rect, disposal)
+        nextIndex += 1
+        return shown
+    }
+
+    /// Decodes `frame` into a scratch buffer and draws it row by row.
+    private func draw(_ frame: APNGFrame, bytes: UnsafeRawBufferPointer) throws(WebImageError) {
+        let size = frame.size
+        let rowBytes = size.width * 4
+        let canvas = self.canvas
+        try writer.withStandalonePNG(of: frame, in: animation, bytes: bytes) { png throws(WebImageError) in
+            try ScratchBufferPool.shared.withBuffer(byteCount: rowBytes * size.height) { scratch throws(WebImageError) in
+                guard let base = scratch.baseAddress else { return }
+                try LibPNG.decodeRGBA(png, size: size, into: base)
+                let pixels = UnsafeRawPointer(base).assumingMemoryBound(to: UInt32.self)
+                for y in 0..<size.height {
+                    canvas.drawRow(pixels + y * size.width, y: y, of: frame.rect, blend: frame.blend)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension PNGCoder {
+    /// A frame source over an APNG (or a still PNG, as one frame) that decodes frames on demand.
+    ///
+    /// Frames come out at the size ``decode(_:options:)`` gives them (thumbnail and scale-down limit applied
+    /// as if every frame were decoded), but since the provider holds one frame at a time, the pixel limit
+    /// applies to the canvas and to one frame, not to all frames together.
+    ///
+    /// - Parameters:
+    ///   - data: A whole PNG or APNG file.
+    ///   - options: Size and limits; ``ImageDecodeOptions/firstFrameOnly`` makes a one-frame provider.
+    /// - Returns: A thread-safe provider; asking for frames in order is cheapest, going back replays from
+    ///   frame 0.
+    /// - Throws: `badImageData` when the file or its animation structure is damaged, `imageTooLarge` when the
+    ///   canvas or a frame is over the pixel limit.
+    public func makeAnimatedImageProvider(
+        for data: Data,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) -> any AnimatedImageProviding {
+        let animation: APNGAnimation? = try data.withBytes { bytes throws(WebImageError) in
+            let header = try PNGHeader(parsing: bytes)
+            return try APNGAnimation(parsing: bytes, header: header)
+        }
+        guard let animation, !(options.firstFrameOnly && animation.defaultImageIsFirstFrame) else {
+            // A still image, or only the default image wanted: one frame, decoded as a still.
+            let image = try decode(data, options: options)
+            return APNGImageProvider(data: data, still: image)
+        }
+        let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
+        var sizing = options
+        sizing.maxPixelCount = 0
+        let target = try sizing.targetSize(for: animation.canvasSize, frameCount: frameCount, format: .png)
+        try options.checkPixelLimit(target, format: .png)
+        try options.checkPixelLimit(animation.canvasSize, format: .png)
+        return APNGImageProvider(
+            data: data,
+            compositor: try APNGCompositor(animation: animation, targetSize: target),
+            frameCount: frameCount
+        )
+    }
+
+    /// Decodes an APNG: every frame, or the first with ``ImageDecodeOptions/firstFrameOnly``.
+    func decodeAnimation(
+        _ animation: APNGAnimation,
+        bytes: UnsafeRawBufferPointer,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) -> Image {
+        if options.firstFrameOnly, animation.defaultImageIsFirstFrame {
+            // The first frame is the default image, alone on the canvas: decode it as a still, which also
+            // allows a reduced decode of a source over the pixel limit.
+            return try decodeStill(bytes, header: animation.header, options: options)
+        }
+        let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
+        // The pixel budget covers every frame of the result, and the full-size canvas must fit too.
+        let target = try options.targetSize(for: animation.canvasSize, frameCount: frameCount, format: .png)
+        try options.checkPixelLimit(animation.canvasSize, format: .png)
+
+        let compositor = try APNGCompositor(animation: animation, targetSize: target)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(frameCount)
+        var hasAlpha = animation.hasAlphaInFile
+        for index in 0..<frameCount {
+            let pixels = try compositor.renderNext(bytes: bytes)
+            if !hasAlpha, !pixels.isOpaque {
+                hasAlpha = true
+            }
+            frames.append(ImageFrame(pixels: pixels, duration: animation.frames[index].duration))
+        }
+        return Image(
+            frames: frames,
+            loopCount: animation.loopCount,
+            scale: options.effectiveScale,
+            format: .png,
+            hasAlpha: hasAlpha
+        )
+    }
+}

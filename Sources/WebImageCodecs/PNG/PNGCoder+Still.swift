@@ -1,0 +1,68 @@
+internal import CPNG
+
+extension PNGCoder {
+    /// How a still image reaches its final size.
+    private enum StillPlan {
+        /// The image was decoded, at full size or reduced through a scratch buffer.
+        case decoded(Image)
+        /// The source is over the pixel limit and must be streamed row by row into a reduced buffer.
+        case stream(source: PixelSize, target: PixelSize, hasAlpha: Bool)
+    }
+
+    /// Decodes the image data of a PNG (the default image of an APNG) as one still image.
+    func decodeStill(
+        _ bytes: UnsafeRawBufferPointer,
+        header: PNGHeader,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) -> Image {
+        let plan = try LibPNG.withImage(reading: bytes) { image throws(WebImageError) -> StillPlan in
+            let size = image.pixelSize
+            let hasAlpha = image.hasAlpha
+            // Checks the pixel limit against the result before anything is allocated.
+            let target = try options.targetSize(for: size, format: .png)
+            if target == size {
+                let pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height)
+                try LibPNG.finishReadingRGBA(&image, into: pixels.mutableBaseAddress, bytesPerRow: pixels.bytesPerRow)
+                return .decoded(still(pixels, hasAlpha: hasAlpha, options: options))
+            }
+            guard options.maxPixelCount <= 0 || size.pixelCount <= options.maxPixelCount else {
+                return .stream(source: size, target: target, hasAlpha: hasAlpha)
+            }
+            // Within the limit: decode whole into a reused scratch buffer, then resample into the result.
+            let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
+            let (rowBytes, o1) = size.width.multipliedReportingOverflow(by: 4)
+            let (byteCount, o2) = rowBytes.multipliedReportingOverflow(by: size.height)
+            guard !o1, !o2 else { throw .imageTooLarge(.png, size: size, limit: options.maxPixelCount) }
+            try ScratchBufferPool.shared.withBuffer(byteCount: byteCount) { scratch throws(WebImageError) in
+                guard let base = scratch.baseAddress else { return }
+                try LibPNG.finishReadingRGBA(&image, into: base, bytesPerRow: rowBytes)
+                PixelResampler.resample(
+                    UnsafeRawPointer(base),
+                    size: size,
+                    bytesPerRow: rowBytes,
+                    hasAlpha: hasAlpha,
+                    into: pixels.mutableBaseAddress,
+                    size: target,
+                    bytesPerRow: pixels.bytesPerRow
+                )
+            }
+            return .decoded(still(pixels, hasAlpha: hasAlpha, options: options))
+        }
+
+        switch plan {
+        case .decoded(let image):
+            return image
+        case .stream(let source, let target, let hasAlpha):
+            // Over the pixel limit with a reduction asked for: never hold the source whole.
+            guard !header.isInterlaced else { throw PNGRowStream.interlacedTooLarge(source) }
+            let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
+            try PNGRowStream.decode(bytes, size: source, hasAlpha: hasAlpha, into: pixels)
+            return still(pixels, hasAlpha: hasAlpha, options: options)
+        }
+    }
+
+    /// A still image of format PNG with the options' scale.
+    private func still(_ pixels: PixelBuffer, hasAlpha: Bool, options: ImageDecodeOptions) -> Image {
+        Image(pixels: pixels, scale: options.effectiveScale, format: .png, hasAlpha: hasAlpha)
+    }
+}

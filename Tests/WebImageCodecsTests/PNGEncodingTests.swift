@@ -1,0 +1,91 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import WebImageCodecs
+import WebImageTestSupport
+
+@Suite("PNG coder: encoding")
+struct PNGEncodingTests {
+    let coder = PNGCoder()
+
+    /// The colour type byte of an encoded file's IHDR.
+    private func colorType(_ data: Data) -> UInt8 { data[data.startIndex + 25] }
+
+    @Test("an image with alpha round-trips through RGBA unchanged")
+    func rgbaRoundTrip() throws {
+        let original = try coder.decode(Fixtures.data("png/rgba8.png"))
+        let encoded = try coder.encode(original, as: .png, options: ImageEncodeOptions())
+        #expect(ImageFormat.detect(encoded) == .png)
+        #expect(colorType(encoded) == 6)
+        let decoded = try coder.decode(encoded)
+        #expect(decoded.hasAlpha)
+        #expect(decoded.pixels == original.pixels)
+        // And once more: encoding is deterministic.
+        #expect(try coder.encode(decoded, as: .png, options: ImageEncodeOptions()) == encoded)
+    }
+
+    @Test("an opaque image is written as RGB and round-trips unchanged")
+    func rgbRoundTrip() throws {
+        let original = try coder.decode(Fixtures.data("source/photo.png"))
+        #expect(!original.hasAlpha)
+        let encoded = try coder.encode(original, as: .png, options: ImageEncodeOptions())
+        #expect(colorType(encoded) == 2)
+        let decoded = try coder.decode(encoded)
+        #expect(!decoded.hasAlpha)
+        #expect(decoded.pixels == original.pixels)
+    }
+
+    @Test("every still fixture survives decode, encode, decode")
+    func fixturesRoundTrip() throws {
+        for path in Fixtures.paths(in: "png", suffix: ".png") where !path.contains("apng") {
+            let original = try coder.decode(Fixtures.data(path))
+            let decoded = try coder.decode(coder.encode(original, as: .png, options: ImageEncodeOptions()))
+            #expect(decoded.pixels == original.pixels, "\(path)")
+            #expect(decoded.hasAlpha == original.hasAlpha, "\(path)")
+        }
+    }
+
+    @Test("an image made in memory encodes to its colour")
+    func inMemoryImage() throws {
+        let color = RGBAColor(red: 12, green: 200, blue: 99)
+        let image = Image(pixels: try PixelBuffer(width: 7, height: 5, color: color), hasAlpha: false)
+        let decoded = try coder.decode(coder.encode(image, as: .png, options: ImageEncodeOptions()))
+        #expect(decoded.pixelSize == PixelSize(width: 7, height: 5))
+        expectPixels(decoded.pixels, [ExpectedPixel(x: 6, y: 4, color), ExpectedPixel(x: 0, y: 0, color)])
+    }
+
+    @Test("maxPixelSize scales the image down before encoding")
+    func maxPixelSize() throws {
+        let original = try coder.decode(Fixtures.data("source/photo.png"))
+        let encoded = try coder.encode(original, as: .png, options: ImageEncodeOptions(maxPixelSize: PixelSize(square: 100)))
+        let info = try coder.info(for: encoded)
+        #expect(info.pixelSize == PixelSize(width: 100, height: 75))
+        let decoded = try coder.decode(encoded)
+        #expect(decoded.pixels == (try original.pixels.resampled(to: PixelSize(width: 100, height: 75), hasAlpha: false)))
+    }
+
+    @Test("with firstFrameOnly an animation is written as its first frame, a plain PNG")
+    func animationFirstFrame() throws {
+        let animation = try coder.decode(Fixtures.data("png/apng-dispose.png"))
+        #expect(animation.frames.count == 4)
+        let encoded = try coder.encode(animation, as: .png, options: ImageEncodeOptions(firstFrameOnly: true))
+        let info = try coder.info(for: encoded)
+        #expect(info.frameCount == 1)
+        let decoded = try coder.decode(encoded)
+        #expect(decoded.frames.count == 1)
+        #expect(decoded.pixels == animation.frames[0].pixels)
+    }
+
+    @Test("other formats are refused with unsupportedFormat")
+    func otherFormats() throws {
+        let image = try coder.decode(Fixtures.data("png/rgb8.png"))
+        for format in [ImageFormat.jpeg, .gif, .webp, .undefined] {
+            #expect {
+                try coder.encode(image, as: format, options: ImageEncodeOptions())
+            } throws: { ($0 as? WebImageError)?.code == .unsupportedFormat }
+        }
+    }
+}
