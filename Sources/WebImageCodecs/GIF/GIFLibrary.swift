@@ -16,18 +16,20 @@ enum GIFLibrary {
     ///   - status: What the giflib call returned (`GIF_OK` or `GIF_ERROR`).
     ///   - code: giflib's error code, read only on failure (the `Error` field of the file, or the out
     ///     parameter of an open call).
-    ///   - step: What the coder was doing, for the message ("reading the image descriptor").
+    ///   - step: What the coder was doing, for the message ("reading the image descriptor"); built only on
+    ///     failure, since the calls on every row must not allocate.
     ///   - direction: Reading or writing.
     /// - Throws: `imageTooLarge` when giflib ran out of memory; else `badImageData` when decoding and
     ///   `encodingFailed` when encoding.
     static func check(
         _ status: Int32,
         code: @autoclosure () -> Int32,
-        _ step: String,
+        _ step: @autoclosure () -> String,
         _ direction: Direction = .decoding
     ) throws(WebImageError) {
         guard status == cgif_error else { return }
         let code = code()
+        let step = step()
         let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
         if code == cgif_decode_error_not_enough_memory || code == cgif_encode_error_not_enough_memory {
             throw WebImageError(.imageTooLarge, "GIF: giflib ran out of memory while \(step)")

@@ -29,9 +29,15 @@ enum WebPLibrary {
     ///
     /// - Parameters:
     ///   - outcome: The status a call returned.
-    ///   - action: What was being done, for the message ("decoding the image", "adding frame 3").
-    static func check(_ outcome: Outcome, while action: String) throws(WebImageError) {
-        if let error = error(for: outcome, while: action) { throw error }
+    ///   - action: What was being done, for the message ("decoding the image", "adding frame 3"); built only
+    ///     on failure.
+    static func check(_ outcome: Outcome, while action: @autoclosure () -> String) throws(WebImageError) {
+        switch outcome {
+        case .decoding(let status) where status == VP8_STATUS_OK: return
+        case .encoding(let error) where error == VP8_ENC_OK: return
+        default: break
+        }
+        if let error = error(for: outcome, while: action()) { throw error }
     }
 
     /// The error for a call that failed without a status (it returned false or NULL), for `guard ... else`.
