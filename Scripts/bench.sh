@@ -36,30 +36,46 @@ python3 - "$out" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 units = {"ns": 1, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
-p50 = {}
-mallocs = {}
+rows = {}
 for block in re.split(r"^### ", text, flags=re.M)[1:]:
     name = block.splitlines()[0].strip()
     for line in block.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 4:
-            continue
-        m = re.match(r"Time \(wall clock\) \((\w+)\)", cells[0])
-        if m:
-            p50[name] = float(cells[3].replace(",", "")) * units.get(m.group(1), 1)
-        if cells[0].startswith("Malloc (large)"):
-            mallocs[name] = cells[3]
-def ratio(a, b):
-    return p50[a] / p50[b] if a in p50 and b in p50 else None
-print("\n== Ratios (p50 wall clock, same run)")
+        if len(cells) >= 8 and not cells[0].startswith(":"):
+            rows.setdefault(name, {})[cells[0].rstrip(" *")] = cells[1:8]
+
+scales = {"(K)": 1e3, "(M)": 1e6, "(G)": 1e9}
+
+def cell(name, metric, column):
+    """The value in column p0, p25, p50, p75, p90, p99, p100 (0...6), with the table's (K)/(M) scale applied."""
+    for key, values in rows.get(name, {}).items():
+        if key.startswith(metric):
+            scale = next((f for suffix, f in scales.items() if key.endswith(suffix)), 1)
+            return float(values[column].replace(",", "")) * scale
+    return None
+
+print("\n== Ratios from alternating pairs (p25 / p50 / p75 of the per-pair ratio)")
+for name in sorted(rows):
+    if "alternating" not in name:
+        continue
+    q = [cell(name, "ours / baseline", c) for c in (1, 2, 3)]
+    ours, base = cell(name, "ours (μs)", 2), cell(name, "baseline (μs)", 2)
+    if None in q:
+        continue
+    label = name.replace(", alternating", "")
+    if "thumbnail" in name:
+        print(f"{label}: full + downscale / reduced = {1000/q[1]:.2f}x  (IQR {1000/q[2]:.2f}-{1000/q[0]:.2f}; p50 {ours/1000:.1f} ms vs {base/1000:.1f} ms)")
+    else:
+        print(f"{label}: ours / C = {q[1]/1000:.3f}  (IQR {q[0]/1000:.3f}-{q[2]/1000:.3f}; p50 {ours/1000:.1f} ms vs {base/1000:.1f} ms)")
+
+print("\n== Allocations per decode (p50) and the cost of a fresh buffer")
 for fmt in ["JPEG", "PNG", "WebP", "GIF"]:
     ours, fresh, reused = (f"{fmt} decode: ours", f"{fmt} decode: C, fresh buffer", f"{fmt} decode: C, reused buffer")
-    r1, r2 = ratio(ours, fresh), ratio(ours, reused)
-    if r1 is not None:
-        print(f"{fmt:5} ours / C fresh buffer = {r1:.3f}   ours / C reused buffer = {r2:.3f}   "
-              f"large mallocs per decode: ours {mallocs.get(ours, '?')}, C fresh {mallocs.get(fresh, '?')}")
-for label in ["noisy", "smooth"]:
-    t = ratio(f"JPEG thumbnail 256 ({label}): ours, full decode + downscale", f"JPEG thumbnail 256 ({label}): ours, reduced decode")
-    if t is not None:
-        print(f"JPEG thumbnail 256 ({label}): full decode + downscale / reduced decode = {t:.2f}x")
+    values = [cell(n, "Time (wall clock)", 2) for n in (fresh, reused)]
+    large = [cell(n, "Malloc (large)", 2) for n in (ours, fresh, reused)]
+    total = [cell(n, "Malloc (total)", 2) for n in (ours, fresh, reused)]
+    if None in values:
+        continue
+    print(f"{fmt:5} large mallocs ours {large[0]:.0f} / C fresh {large[1]:.0f} / C reused {large[2]:.0f};  "
+          f"all mallocs ours {total[0]:.0f} / C fresh {total[1]:.0f};  C fresh / C reused time = {values[0]/values[1]:.2f}")
 PY

@@ -26,6 +26,18 @@ let benchmarks: @Sendable () -> Void = {
         let coder = item.coder
         let raw = item.raw
 
+        // Ours and the C baseline timed back to back in every iteration, in alternating order, so that drift in
+        // the machine's speed cancels out of the ratio.
+        Benchmark("\(item.name) decode: ours vs C, alternating", configuration: Pairs.configuration) { benchmark in
+            for i in benchmark.scaledIterations {
+                Pairs.measure(benchmark, iteration: i) {
+                    blackHole(try? coder.decode(data, options: ImageDecodeOptions()))
+                } baseline: {
+                    blackHole(Inputs.decode(raw, data, into: nil))
+                }
+            }
+        }
+
         Benchmark("\(item.name) decode: ours") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try coder.decode(data, options: ImageDecodeOptions()))
@@ -55,6 +67,18 @@ let benchmarks: @Sendable () -> Void = {
     let thumbnail = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 256))
     for (label, file) in [("noisy", "photo-4000x3000.jpg"), ("smooth", "photo-4000x3000-smooth.jpg")] {
         let photo = Inputs.load(file)
+        Benchmark("JPEG thumbnail 256 (\(label)): reduced vs full + downscale, alternating", configuration: Pairs.configuration) { benchmark in
+            for i in benchmark.scaledIterations {
+                Pairs.measure(benchmark, iteration: i) {
+                    blackHole(try? jpeg.decode(photo, options: thumbnail))
+                } baseline: {
+                    if let full = try? jpeg.decode(photo, options: ImageDecodeOptions()) {
+                        let target = full.pixelSize.scaled(toFit: PixelSize(square: 256))
+                        blackHole(try? full.pixels.resampled(to: target, hasAlpha: false))
+                    }
+                }
+            }
+        }
         Benchmark("JPEG thumbnail 256 (\(label)): ours, reduced decode") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try jpeg.decode(photo, options: thumbnail))
@@ -67,6 +91,45 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try full.pixels.resampled(to: target, hasAlpha: false))
             }
         }
+    }
+}
+
+/// Back-to-back timing of two pieces of work, reported as custom metrics: each one's time and their ratio.
+enum Pairs {
+    static let ours = BenchmarkMetric.custom("ours (μs)")
+    static let baseline = BenchmarkMetric.custom("baseline (μs)")
+    static let ratio = BenchmarkMetric.custom("ours / baseline (x1000)")
+
+    static var configuration: Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: [ours, baseline, ratio],
+            warmupIterations: 2,
+            maxDuration: .seconds(8),
+            maxIterations: 300
+        )
+    }
+
+    /// Times `work` and `baseline` one after the other, the order alternating with `iteration`.
+    static func measure(_ benchmark: Benchmark, iteration: Int, _ work: () -> Void, baseline run: () -> Void) {
+        let clock = ContinuousClock()
+        var first = Duration.zero
+        var second = Duration.zero
+        if iteration % 2 == 0 {
+            first = clock.measure(work)
+            second = clock.measure(run)
+        } else {
+            second = clock.measure(run)
+            first = clock.measure(work)
+        }
+        let a = microseconds(first)
+        let b = max(1, microseconds(second))
+        benchmark.measurement(ours, a)
+        benchmark.measurement(baseline, b)
+        benchmark.measurement(ratio, a * 1000 / b)
+    }
+
+    private static func microseconds(_ d: Duration) -> Int {
+        Int(d.components.seconds) * 1_000_000 + Int(d.components.attoseconds / 1_000_000_000_000)
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <gif_lib.h>
 #include <png.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <turbojpeg.h>
@@ -69,8 +70,8 @@ static int gif_read(GifFileType *gif, GifByteType *bytes, int count) {
     return (int)n;
 }
 
-// Decodes the first frame of a GIF onto a transparent canvas: colour map lookup and transparency, rows in
-// interlaced order when the frame is interlaced.
+// Decodes the first frame of a GIF onto a transparent canvas: colour map lookup through a packed table,
+// transparency, rows in interlaced order when the frame is interlaced.
 int raw_gif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
     struct gif_cursor cursor = { data, size, 0 };
     int error = 0;
@@ -83,7 +84,6 @@ int raw_gif_decode(const unsigned char *data, size_t size, unsigned char *out, i
     unsigned char *row = malloc((size_t)*width);
     int transparent = -1, result = -1, done = 0;
     if (!pixels || !row) goto end;
-    memset(pixels, 0, bytes);
     while (!done) {
         GifRecordType type;
         if (DGifGetRecordType(gif, &type) == GIF_ERROR) goto end;
@@ -98,19 +98,25 @@ int raw_gif_decode(const unsigned char *data, size_t size, unsigned char *out, i
             GifImageDesc *d = &gif->Image;
             ColorMapObject *map = d->ColorMap ? d->ColorMap : gif->SColorMap;
             if (!map || d->Left + d->Width > *width || d->Top + d->Height > *height) goto end;
+            // Clear the canvas only where the frame leaves it uncovered.
+            if (d->Left != 0 || d->Top != 0 || d->Width != *width || d->Height != *height) memset(pixels, 0, bytes);
+            // The colour table as packed RGBA (transparent index and indices beyond the table: 0), so each
+            // pixel is one load and one store.
+            uint32_t table[256] = {0};
+            for (int i = 0; i < map->ColorCount && i < 256; i++) {
+                GifColorType c = map->Colors[i];
+                unsigned char rgba[4] = {c.Red, c.Green, c.Blue, 255};
+                memcpy(&table[i], rgba, 4);
+            }
+            if (transparent >= 0 && transparent < 256) table[transparent] = 0;
             static const int starts[] = {0, 4, 2, 1}, steps[] = {8, 8, 4, 2};
             int passes = d->Interlace ? 4 : 1;
             for (int pass = 0; pass < passes; pass++) {
                 int start = d->Interlace ? starts[pass] : 0, step = d->Interlace ? steps[pass] : 1;
                 for (int y = start; y < d->Height; y += step) {
                     if (DGifGetLine(gif, row, d->Width) == GIF_ERROR) goto end;
-                    unsigned char *dst = pixels + ((size_t)(d->Top + y) * *width + d->Left) * 4;
-                    for (int x = 0; x < d->Width; x++, dst += 4) {
-                        int index = row[x];
-                        if (index == transparent || index >= map->ColorCount) continue;
-                        GifColorType c = map->Colors[index];
-                        dst[0] = c.Red; dst[1] = c.Green; dst[2] = c.Blue; dst[3] = 255;
-                    }
+                    uint32_t *dst = (uint32_t *)(pixels + ((size_t)(d->Top + y) * *width + d->Left) * 4);
+                    for (int x = 0; x < d->Width; x++) dst[x] = table[row[x]];
                 }
             }
             done = 1;
