@@ -26,28 +26,33 @@ struct APNGManyFramesTests {
         return file.finished()
     }
 
-    @Test("30000 frames over a 100 x 100 canvas: over the pixel budget, refused before any frame is decoded")
+    @Test("30000 frames over a 100 x 100 canvas: over the limits, refused before any frame is decoded")
     func overBudget() throws {
         let data = Self.manyFrames(count: 30_000, side: 100)
         let info = try coder.info(for: data)
         #expect(info.frameCount == 30_000)
+        // Over the frame limit, and with that lifted over the pixel budget (300 megapixels).
         #expect {
             try coder.decode(data)
-        } throws: { ($0 as? WebImageError)?.code == .imageTooLarge }
+        } throws: { ($0 as? WebImageError)?.message.contains("frames is over the limit of 10000 frames") == true }
+        #expect {
+            try coder.decode(data, options: ImageDecodeOptions(maxFrameCount: 0))
+        } throws: { ($0 as? WebImageError)?.message.contains("over the limit of 100000000 pixels") == true }
         // The first frame alone fits.
         let first = try coder.decode(data, options: ImageDecodeOptions(firstFrameOnly: true))
         #expect(first.frames.count == 1)
         #expect(first.pixels[x: 50, y: 50] == .blue)
-        // A provider holds one frame at a time, so it may play them.
-        let provider = try coder.makeAnimatedImageProvider(for: data, options: ImageDecodeOptions())
+        // A provider holds one frame at a time, so it may play them (once the frame limit is lifted).
+        let provider = try coder.makeAnimatedImageProvider(for: data, options: ImageDecodeOptions(maxFrameCount: 0))
         #expect(provider.frameCount == 30_000)
         #expect(try provider.frame(at: 2)[x: 0, y: 0] == .green)
     }
 
-    @Test("30000 frames of one pixel: within the budget, every frame decoded")
+    @Test("30000 frames of one pixel: within the pixel budget, every frame decoded once the frame limit is lifted")
     func withinBudget() throws {
         let data = Self.manyFrames(count: 30_000, side: 1)
-        let image = try coder.decode(data)
+        #expect(throws: WebImageError.self) { try coder.decode(data) }
+        let image = try coder.decode(data, options: ImageDecodeOptions(maxFrameCount: 0))
         #expect(image.frames.count == 30_000)
         #expect(image.memoryCost == 30_000 * 4)
         #expect(image.frames[0].pixels[x: 0, y: 0] == .blue)

@@ -220,10 +220,26 @@ func gifExpectError<R>(
         #expect(ContinuousClock.now - start < .seconds(10))
         // The records are readable: the header-only read counts the frames.
         #expect((try? coder.info(for: data))?.frameCount == 20_000)
-        // Without a limit the decode gets to the first frame's image data, and fails there.
+        // Without limits the decode gets to the first frame's image data, and fails there.
         var unlimited = ImageDecodeOptions()
         unlimited.maxPixelCount = 0
+        gifExpectError(.imageTooLarge) { try coder.decode(data, options: unlimited) }   // the frame limit
+        unlimited.maxFrameCount = 0
         gifExpectError(.badImageData) { try coder.decode(data, options: unlimited) }
+    }
+
+    @Test func reducedAnimationsOnHugeCanvasesAreRefusedBeforeTheWork() {
+        // A 10000 x 10000 canvas and 20 frames that each change one pixel: tiny output with a thumbnail, but 2
+        // gigapixels to composite and resample. Refused from the scan, before the canvas is even allocated.
+        var gif = GIFBuilder(width: 10000, height: 10000, colors: palette)
+        for i in 0..<20 {
+            gif.image(x: i, y: 0, width: 1, height: 1, indices: [UInt8(i % 2)])
+        }
+        let data = gif.finished()
+        let start = ContinuousClock.now
+        gifExpectError(.imageTooLarge) { try coder.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 64))) }
+        gifExpectError(.imageTooLarge) { try coder.makeAnimatedImageProvider(for: data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 64))) }
+        #expect(ContinuousClock.now - start < .seconds(2))
     }
 
     @Test func moreFramesThanTheLimitHasPixelsStopTheScanEarly() {
@@ -262,7 +278,10 @@ func gifExpectError<R>(
             gif.control(delay: 5)
             gif.image(x: 100, y: 0, width: 1, height: 1, indices: [0])
         }
-        let image = try coder.decode(gif.finished())
+        let data = gif.finished()
+        // Over the default frame limit; allowed when the caller lifts it.
+        gifExpectError(.imageTooLarge) { try coder.decode(data) }
+        let image = try coder.decode(data, options: ImageDecodeOptions(maxFrameCount: 0))
         #expect(image.frames.count == 20_001)
         #expect(image.uniqueFrameCount == 1)
         #expect(image.memoryCost == 4 * 4 * 4)

@@ -127,8 +127,9 @@ struct JPEGScalingTests {
         #expect(image.pixelSize == PixelSize(width: 16, height: 12))
         expectPixels(image.pixels, quadrants(image.pixelSize, JPEGFixture.quadColours), tolerance: 12)
 
-        // The photo, 76,800 pixels, under a limit of 1,200: 1/8 gives exactly 40 x 30.
-        options.maxPixelCount = 1_200
+        // The photo, 76,800 pixels, under a limit of 4,800 (the largest source a reduced decode may read is 16
+        // times the limit): 1/8 gives exactly 40 x 30.
+        options.maxPixelCount = 4_800
         options.thumbnailPixelSize = PixelSize(width: 40, height: 30)
         #expect(try coder.decode(JPEGFixture.data("photo"), options: options).pixelSize == PixelSize(width: 40, height: 30))
     }
@@ -144,5 +145,27 @@ struct JPEGScalingTests {
         options.maxPixelCount = 1_200
         let image = try coder.decode(JPEGFixture.data("quad-444"), options: options)
         #expect(image.pixelSize == PixelSize(width: 36, height: 27))
+    }
+
+    @Test("a progressive file declaring 20000 x 20000 is refused before libjpeg buffers its coefficients, thumbnail or not")
+    func progressiveBombIsRefused() throws {
+        var data = JPEGFixture.data("quad-progressive")
+        // Find the SOF2 segment and declare 20000 x 20000 (height, then width, after the precision byte): 400
+        // megapixels, within what a reduced decode may read.
+        let bytes = [UInt8](data)
+        let sof = try #require((2..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC2 })
+        data = CorruptData.settingUInt32BigEndian(20000 << 16 | 20000, at: sof + 5, in: data)
+        // Scaled by 1/8 the output would be 2500 x 2500, within the default limit; the coefficients (over a
+        // gigabyte) would not be.
+        let error = #expect(throws: WebImageError.self) {
+            try coder.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 256)))
+        }
+        #expect(error?.code == .imageTooLarge)
+        #expect(error?.message.contains("progressive") == true)
+
+        let scan = try data.withBytes { bytes throws(WebImageError) in try JPEGMarkerScan(bytes, extent: .wholeImage) }
+        #expect(scan.isProgressive && scan.needsWholeImageCoefficients)
+        let baseline = try JPEGFixture.data("quad-420").withBytes { bytes throws(WebImageError) in try JPEGMarkerScan(bytes, extent: .wholeImage) }
+        #expect(!baseline.needsWholeImageCoefficients && baseline.scanCount == 1)
     }
 }

@@ -178,7 +178,7 @@ struct WebPBadInputTests {
         #expect(incremental.currentImage() == nil)
 
         // At the limit: decoded, and since every frame leaves the same canvas, one buffer serves them all.
-        let count = WebPCoder.defaultMaxFrameCount
+        let count = ImageDecodeOptions.defaultMaxFrameCount
         let allowed = WebPRIFF.animation(width: 1, height: 1, frames: Array(repeating: frame, count: count))
         let image = try coder.decode(allowed)
         #expect(image.frames.count == count)
@@ -186,9 +186,8 @@ struct WebPBadInputTests {
         #expect(image.memoryCost == 4)
         #expect(image.frames[count - 1].duration == 0.1)
 
-        // A stricter coder refuses it.
-        let strict = WebPCoder(maxFrameCount: 100)
-        #expect(throws: WebImageError.self) { try strict.decode(allowed) }
+        // A stricter limit refuses it.
+        #expect(throws: WebImageError.self) { try coder.decode(allowed, options: ImageDecodeOptions(maxFrameCount: 100)) }
 
         // On a larger canvas the frames are over the pixel limit: refused before any frame is decoded.
         let large = WebPRIFF.animation(width: 128, height: 128, frames: Array(repeating: frame, count: count))

@@ -13,7 +13,7 @@ import WebImageTestSupport
     }
 
     @Test func disposalMethods() throws {
-        let canvas = AnimationCanvas(size: PixelSize(width: 4, height: 4))
+        let canvas = try AnimationCanvas(size: PixelSize(width: 4, height: 4))
         let full = Rect(x: 0, y: 0, width: 4, height: 4)
         let corner = Rect(x: 2, y: 2, width: 2, height: 2)
         draw(canvas, .red, full)
@@ -21,7 +21,7 @@ import WebImageTestSupport
         expectPixels(f0, [ExpectedPixel(x: 0, y: 0, .red), ExpectedPixel(x: 3, y: 3, .red)])
 
         // A frame to be restored afterwards.
-        canvas.saveForDisposal(corner)
+        try canvas.saveForDisposal(corner)
         draw(canvas, .blue, corner)
         let f1 = try canvas.snapshot(size: canvas.size)
         expectPixels(f1, [ExpectedPixel(x: 0, y: 0, .red), ExpectedPixel(x: 3, y: 3, .blue)])
@@ -32,14 +32,13 @@ import WebImageTestSupport
         canvas.dispose(corner, .background)
         let f3 = try canvas.snapshot(size: canvas.size)
         expectPixels(f3, [ExpectedPixel(x: 3, y: 3, .clear), ExpectedPixel(x: 0, y: 0, .red)])
-        #expect(canvas.hasTransparency)
 
         // Earlier snapshots are independent copies.
         expectPixels(f1, [ExpectedPixel(x: 3, y: 3, .blue)])
     }
 
     @Test func blendingOverAndSource() throws {
-        let canvas = AnimationCanvas(size: PixelSize(width: 2, height: 1))
+        let canvas = try AnimationCanvas(size: PixelSize(width: 2, height: 1))
         let all = Rect(x: 0, y: 0, width: 2, height: 1)
         draw(canvas, .blue, all)
         draw(canvas, RGBAColor(red: 255, green: 0, blue: 0, alpha: 128), all, blend: .over)
@@ -53,7 +52,7 @@ import WebImageTestSupport
     }
 
     @Test func framesOutsideTheCanvasAreClippedAndCostNothing() throws {
-        let canvas = AnimationCanvas(size: PixelSize(width: 4, height: 4))
+        let canvas = try AnimationCanvas(size: PixelSize(width: 4, height: 4))
         draw(canvas, .green, Rect(x: 0, y: 0, width: 4, height: 4))
         let before = try canvas.snapshot(size: canvas.size)
         draw(canvas, .red, Rect(x: 10, y: 10, width: 3, height: 3))
@@ -68,7 +67,7 @@ import WebImageTestSupport
     }
 
     @Test func snapshotsResampleToTheTarget() throws {
-        let canvas = AnimationCanvas(size: PixelSize(width: 40, height: 40))
+        let canvas = try AnimationCanvas(size: PixelSize(width: 40, height: 40))
         draw(canvas, .blue, Rect(x: 0, y: 0, width: 40, height: 40))
         let small = try canvas.snapshot(size: PixelSize(width: 10, height: 10))
         #expect(small.size == PixelSize(width: 10, height: 10))

@@ -72,4 +72,56 @@ import WebImageCore
         #expect(ImageDecodeOptions(scaleFactor: 0.5).effectiveScale == 1)
         #expect(ImageDecodeOptions(scaleFactor: 3).effectiveScale == 3)
     }
+
+    @Test func reducedDecodesReadAtMostSixteenTimesThePixelLimit() throws {
+        let thumb = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 64))
+        // A still source: 1.6 gigapixels is the most a reduced decode reads by default.
+        #expect(try thumb.targetSize(for: PixelSize(width: 40000, height: 40000), format: .png) == PixelSize(square: 64))
+        #expect(throws: WebImageError.self) { try thumb.targetSize(for: PixelSize(width: 40000, height: 40001), format: .png) }
+        // An animation: the canvas is read once per frame.
+        let canvas = PixelSize(width: 10000, height: 10000)
+        #expect(try thumb.targetSize(for: canvas, frameCount: 16, format: .gif) == PixelSize(square: 64))
+        do {
+            _ = try thumb.targetSize(for: canvas, frameCount: 17, format: .gif)
+            Issue.record("17 frames of 100 megapixels must be refused, however small the output")
+        } catch {
+            #expect(error.code == .imageTooLarge)
+            #expect(error.message.contains("even reduced"))
+        }
+        // The frame sources apply the same work limit, the pixel limit to the canvas and to one frame only.
+        #expect(throws: WebImageError.self) { try thumb.frameSize(forCanvas: canvas, frameCount: 17, format: .gif) }
+        #expect(try thumb.frameSize(forCanvas: PixelSize(square: 1000), frameCount: 1000, format: .gif) == PixelSize(square: 64))
+        #expect(throws: WebImageError.self) { try ImageDecodeOptions().frameSize(forCanvas: PixelSize(square: 10001), frameCount: 1, format: .gif) }
+        #expect(try ImageDecodeOptions().frameSize(forCanvas: PixelSize(square: 1000), frameCount: 1000, format: .gif) == PixelSize(square: 1000))
+    }
+
+    @Test func frameLimit() throws {
+        let options = ImageDecodeOptions()
+        #expect(options.maxFrameCount == 10_000)
+        #expect(try options.targetSize(for: PixelSize(square: 1), frameCount: 10_000, format: .gif) == PixelSize(square: 1))
+        do {
+            _ = try options.targetSize(for: PixelSize(square: 1), frameCount: 10_001, format: .gif)
+            Issue.record("10001 frames must be refused")
+        } catch {
+            #expect(error.code == .imageTooLarge)
+            #expect(error.message == "GIF: 10001 frames is over the limit of 10000 frames")
+        }
+        // The first frame alone is always allowed; 0 lifts the limit.
+        #expect(try ImageDecodeOptions(firstFrameOnly: true).targetSize(for: PixelSize(square: 1), frameCount: 50_000, format: .gif) == PixelSize(square: 1))
+        #expect(try ImageDecodeOptions(maxFrameCount: 0).targetSize(for: PixelSize(square: 1), frameCount: 50_000, format: .gif) == PixelSize(square: 1))
+    }
+
+    @Test func hugeRequestedSizesDoNotTrap() throws {
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: Int.max))
+        #expect(try options.targetSize(for: PixelSize(width: 300, height: 200), format: .png) == PixelSize(width: 300, height: 200))
+        let stretched = PixelSize(width: 3, height: 1).scaled(toFit: PixelSize(width: Int.max, height: 1), allowUpscaling: true)
+        #expect(stretched.width == 3 && stretched.height == 1)
+        let tall = PixelSize(width: 1, height: 3).scaled(toFit: PixelSize(width: 1, height: Int.max), allowUpscaling: true)
+        #expect(tall == PixelSize(width: 1, height: 3))
+        let wide = PixelSize(width: 1000, height: 1).scaled(toFit: PixelSize(width: 1, height: Int.max), allowUpscaling: true)
+        #expect(wide.width == 1 && wide.height == 1)
+        let sized = try ImageDecodeOptions(scaleDownLimitBytes: Int.max, maxPixelCount: 0, maxFrameCount: 0).targetSize(for: PixelSize(square: 100), frameCount: Int.max / 2, format: .gif)
+        #expect(sized.pixelCount >= 1)
+    }
 }
+

@@ -58,7 +58,7 @@ final class GIFAnimatedImageProvider: AnimatedImageProviding {
         return try state.withLock { state throws(WebImageError) -> PixelBuffer in
             if let last = state.last, last.index == index { return last.pixels }
             if index < state.nextIndex || state.canvas == nil {
-                state.canvas = AnimationCanvas(size: structure.canvasSize)
+                state.canvas = try AnimationCanvas(size: structure.canvasSize)
                 state.nextIndex = 0
                 state.last = nil
             }

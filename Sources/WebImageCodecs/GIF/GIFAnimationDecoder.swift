@@ -15,7 +15,7 @@ enum GIFAnimationDecoder {
         target: PixelSize,
         hasAlpha: Bool
     ) throws(WebImageError) -> [ImageFrame] {
-        let canvas = AnimationCanvas(size: structure.canvasSize)
+        let canvas = try AnimationCanvas(size: structure.canvasSize)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
         try GIFFrameRenderer.withRenderer(canvasWidth: structure.canvasSize.width) { renderer throws(WebImageError) in

@@ -10,8 +10,9 @@ extension GIFCoder {
     ///
     /// The records are scanned once, here, without decoding image data; frames are decoded when asked for.
     /// The thumbnail size and scale-down limit of `options` apply to every frame (the size is the one a full
-    /// decode would give); the pixel limit applies to the canvas and to one frame, since the source holds one
-    /// frame at a time, and to the frame records (64 pixels each).
+    /// decode would give); the limits are those of ``ImageDecodeOptions/frameSize(forCanvas:frameCount:format:)``,
+    /// since the source holds one frame at a time, and the frame records count 64 pixels each.
+    /// With ``ImageDecodeOptions/firstFrameOnly`` the source has one frame.
     ///
     /// - Throws: `badImageData` for empty, malformed or truncated data; `imageTooLarge` when the canvas or a
     ///   frame is over the pixel limit.
@@ -24,12 +25,7 @@ extension GIFCoder {
             try GIFStructure.scan(bytes, for: options, frameSource: true)
         }
         try structure.checkFrameAreas(options)
-        try options.checkPixelLimit(structure.canvasSize, format: .gif)
-        var sizing = options
-        sizing.firstFrameOnly = false
-        sizing.maxPixelCount = 0
-        let target = try sizing.targetSize(for: structure.canvasSize, frameCount: structure.frameCount, format: .gif)
-        try options.checkPixelLimit(target, format: .gif)
+        let target = try options.frameSize(forCanvas: structure.canvasSize, frameCount: structure.frameCount, format: .gif)
         return GIFAnimatedImageProvider(data: data, structure: structure, frameSize: target)
     }
 }

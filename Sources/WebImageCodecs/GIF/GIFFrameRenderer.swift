@@ -47,7 +47,7 @@ struct GIFFrameRenderer {
     func draw(_ frame: GIFFrameInfo, from reader: inout GIFRecordReader, onto canvas: AnimationCanvas) throws(WebImageError) {
         let rect = frame.rect
         if frame.control.disposal == .previous {
-            canvas.saveForDisposal(rect)
+            try canvas.saveForDisposal(rect)
         }
         let clip = canvas.clip(rect)
         guard !clip.isEmpty else {

@@ -6,7 +6,8 @@ extension GIFStructure {
     static let minimumFrameCost = 64
 
     /// Scans `bytes` as far as a decode with `options` needs: the first frame for a first-frame decode, else
-    /// every frame, stopping as soon as there are more than the pixel limit can hold.
+    /// every frame, stopping as soon as there are more than the pixel limit or the frame limit can hold (the
+    /// frame limit itself is enforced by ``ImageDecodeOptions/targetSize(for:frameCount:format:)``).
     ///
     /// - Parameters:
     ///   - frameSource: Scan for a frame source, which keeps every frame's record but holds one frame's pixels at
@@ -19,13 +20,14 @@ extension GIFStructure {
         for options: ImageDecodeOptions,
         frameSource: Bool = false
     ) throws(WebImageError) -> GIFStructure {
-        if options.firstFrameOnly, !frameSource {
-            return try scan(bytes, frameLimit: { _ in 1 })
+        if options.firstFrameOnly {
+            return try scan(bytes, frameLimit: { _ in 1 }, keepsFrames: frameSource)
         }
         var capacity: Int?
         var frameCost = minimumFrameCost
+        let frameCap = options.maxFrameCount > 0 ? options.maxFrameCount + 1 : Int.max
         let structure = try scan(bytes, frameLimit: { canvas in
-            guard options.maxPixelCount > 0 else { return .max }
+            guard options.maxPixelCount > 0 else { return frameCap }
             if !frameSource, options.scaleDownLimitBytes == nil {
                 // Without a scale-down limit every frame has the size a single frame would have.
                 var sizing = options
@@ -35,7 +37,7 @@ extension GIFStructure {
                 frameCost = max(frameCost, size.pixelCount)
             }
             capacity = options.maxPixelCount / frameCost
-            return capacity! + 1
+            return min(capacity! + 1, frameCap)
         }, keepsFrames: frameSource)
         if let capacity, structure.frameCount > capacity {
             throw WebImageError(

@@ -13,7 +13,12 @@ extension JPEGCoder {
         let (pixels, plan) = try TurboJPEGHandlePool.shared.withHandle(.decompressor) {
             handle throws(WebImageError) -> (PixelBuffer, JPEGDecodePlan) in
             let header = try handle.readHeader(bytes)
-            let plan = try JPEGDecodePlan(storedSize: header.size, orientation: orientation, options: options)
+            let plan = try JPEGDecodePlan(
+                storedSize: header.size,
+                orientation: orientation,
+                needsWholeImageCoefficients: scan.needsWholeImageCoefficients,
+                options: options
+            )
             let decoder = Decoder(
                 handle: handle,
                 bytes: bytes,

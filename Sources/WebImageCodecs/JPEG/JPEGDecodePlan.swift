@@ -4,7 +4,8 @@
 /// 1. the output size: the options' target for the upright image (thumbnail, scale-down limit), turned back
 ///    to the stored orientation;
 /// 2. the DCT-scaled size: the smallest size libjpeg's scaling gives that still covers the output size on both
-///    sides; the pixel limit applies to it, since it is what gets allocated;
+///    sides; the pixel limit applies to it, since it is what gets allocated (for a progressive or multi-scan
+///    file the stored size too: libjpeg then holds the whole image's coefficients whatever the scaling);
 /// 3. when the two differ, ``PixelResampler`` finishes the reduction;
 /// 4. last, the small image is turned upright for its EXIF orientation (unless the caller keeps it).
 struct JPEGDecodePlan: Sendable, Hashable {
@@ -24,9 +25,17 @@ struct JPEGDecodePlan: Sendable, Hashable {
 
     /// Works out the decode of an image of `storedSize` pixels with EXIF `orientation`.
     ///
-    /// - Throws: `imageTooLarge` when the decoded size is over the pixel limit without a reduction, or when even
-    ///   the DCT-scaled intermediate of a reduced decode is over it.
-    init(storedSize: PixelSize, orientation: ImageOrientation, options: ImageDecodeOptions) throws(WebImageError) {
+    /// - Parameter needsWholeImageCoefficients: Whether libjpeg will buffer the whole image's coefficients (a
+    ///   progressive or multi-scan file).
+    /// - Throws: `imageTooLarge` when the decoded size is over the pixel limit without a reduction, when even
+    ///   the DCT-scaled intermediate of a reduced decode is over it, or when the stored size is over it and
+    ///   libjpeg would buffer the whole image's coefficients.
+    init(
+        storedSize: PixelSize,
+        orientation: ImageOrientation,
+        needsWholeImageCoefficients: Bool = false,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) {
         self.storedSize = storedSize
         self.orientation = orientation
         turnsUpright = !options.keepsOriginalOrientation && orientation != .up
@@ -35,6 +44,12 @@ struct JPEGDecodePlan: Sendable, Hashable {
         outputSize = orientation.swapsWidthAndHeight ? target.transposed : target
         (factor, scaledSize) = JPEGScalingFactor.smallest(scaling: storedSize, toCover: outputSize)
         try options.checkPixelLimit(scaledSize, format: .jpeg)
+        if needsWholeImageCoefficients, options.maxPixelCount > 0, storedSize.pixelCount > options.maxPixelCount {
+            throw WebImageError(
+                .imageTooLarge,
+                "JPEG: a progressive or multi-scan image of \(storedSize) pixels is over the limit of \(options.maxPixelCount) pixels even reduced, since libjpeg holds its whole coefficients"
+            )
+        }
     }
 
     /// The size of the decoded image: the output size, turned upright when the decode turns it.

@@ -28,6 +28,15 @@ struct JPEGMarkerScan {
     private(set) var hasAdobeSegment = false
     /// Whether the walk met the end-of-image marker (only looked for with ``Extent/wholeImage``).
     private(set) var reachesEndOfImage = false
+    /// Whether the frame header is progressive (SOF2, SOF6, SOF10, SOF14).
+    private(set) var isProgressive = false
+    /// The start-of-scan segments met (all of them only with ``Extent/wholeImage``).
+    private(set) var scanCount = 0
+
+    /// Whether libjpeg will keep the coefficients of the whole image while decoding: for a progressive or
+    /// multi-scan file it allocates about 2 bytes per stored pixel and component at the start, whatever the
+    /// DCT scaling, so the stored size is what the pixel limit must allow.
+    var needsWholeImageCoefficients: Bool { isProgressive || scanCount > 1 }
 
     /// Walks the segments of `bytes`.
     ///
@@ -71,6 +80,9 @@ struct JPEGMarkerScan {
                 throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(hex(marker)) (truncated)")
             }
             let payload = (i + 2)..<end
+            if marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE {
+                isProgressive = true
+            }
             if marker == 0xE1, exif == nil, JPEGMarkerScan.starts(bytes, payload, with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {
                 exif = (payload.lowerBound + 6)..<end
             } else if marker == 0xEE, JPEGMarkerScan.starts(bytes, payload, with: [0x41, 0x64, 0x6F, 0x62, 0x65]) {
@@ -78,6 +90,7 @@ struct JPEGMarkerScan {
             }
             i = end
             if marker == 0xDA {
+                scanCount += 1
                 if extent == .header { return }
                 i = JPEGMarkerScan.endOfEntropyCodedData(in: bytes, from: i)
             }

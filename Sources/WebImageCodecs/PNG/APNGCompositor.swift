@@ -28,26 +28,15 @@ final class APNGCompositor {
     ///   - targetSize: The size of the captured frames (the canvas size, or smaller for a reduced decode).
     /// - Throws: `imageTooLarge` when the canvas's memory cannot be had (possible only without a pixel limit).
     init(animation: APNGAnimation, targetSize: PixelSize) throws(WebImageError) {
-        try APNGCompositor.checkAllocatable(animation.canvasSize)
         self.animation = animation
         self.targetSize = targetSize
         self.resamplesWithAlpha = animation.mayBeTransparent
-        self.canvas = AnimationCanvas(size: animation.canvasSize)
-    }
-
-    /// The canvas allocates with a trap on failure, so its size is tried first: an overflowing or unobtainable
-    /// size becomes an error instead.
-    private static func checkAllocatable(_ size: PixelSize) throws(WebImageError) {
-        let (bytes, overflow) = size.pixelCount.multipliedReportingOverflow(by: 4)
-        guard !overflow, size.pixelCount < Int.max, let probe = malloc(bytes) else {
-            throw WebImageError(.imageTooLarge, "PNG: cannot allocate an animation canvas of \(size) pixels")
-        }
-        free(probe)
+        self.canvas = try AnimationCanvas(size: animation.canvasSize)
     }
 
     /// Starts again from frame 0 on a cleared canvas.
-    func rewind() {
-        canvas = AnimationCanvas(size: animation.canvasSize)
+    func rewind() throws(WebImageError) {
+        canvas = try AnimationCanvas(size: animation.canvasSize)
         nextIndex = 0
     }
 
@@ -60,6 +49,12 @@ final class APNGCompositor {
     /// - Parameter bytes: The whole APNG file.
     /// - Throws: `badImageData` with libpng's message when the frame's data is damaged.
     func renderNext(bytes: UnsafeRawBufferPointer) throws(WebImageError) -> PixelBuffer {
+        try advance(bytes: bytes, capturing: true)!
+    }
+
+    /// Draws the next frame and disposes of it; returns the canvas as shown (at ``targetSize``) only when
+    /// `capturing`, so that frames passed over on the way to a later one cost no snapshot.
+    func advance(bytes: UnsafeRawBufferPointer, capturing: Bool) throws(WebImageError) -> PixelBuffer? {
         precondition(!isFinished, "every frame has been drawn")
         let index = nextIndex
         let frame = animation.frames[index]
@@ -67,10 +62,10 @@ final class APNGCompositor {
         // PREVIOUS on the first frame acts as BACKGROUND: nothing is saved, and the canvas clears.
         let disposal: AnimationCanvas.Disposal = index == 0 && frame.disposal == .previous ? .background : frame.disposal
         if disposal == .previous {
-            canvas.saveForDisposal(rect)
+            try canvas.saveForDisposal(rect)
         }
         try draw(frame, bytes: bytes)
-        let shown = try canvas.snapshot(size: targetSize, hasAlpha: resamplesWithAlpha)
+        let shown = capturing ? try canvas.snapshot(size: targetSize, hasAlpha: resamplesWithAlpha) : nil
         canvas.dispose(rect, disposal)
         nextIndex += 1
         return shown

@@ -72,21 +72,21 @@ final class APNGImageProvider: AnimatedImageProviding {
             case .still(let pixels):
                 return pixels
             case .animation(let compositor):
-                if index < compositor.nextIndex { compositor.rewind() }
                 do throws(WebImageError) {
+                    if index < compositor.nextIndex { try compositor.rewind() }
                     let pixels = try data.withBytes { bytes throws(WebImageError) -> PixelBuffer in
-                        var shown = try compositor.renderNext(bytes: bytes)
-                        while compositor.nextIndex <= index {
-                            shown = try compositor.renderNext(bytes: bytes)
+                        // Frames before the one asked for are drawn without snapshots.
+                        while compositor.nextIndex < index {
+                            _ = try compositor.advance(bytes: bytes, capturing: false)
                         }
-                        return shown
+                        return try compositor.renderNext(bytes: bytes)
                     }
                     state.last = (index, pixels)
                     return pixels
                 } catch {
                     // A half-drawn canvas must not be played on from.
-                    compositor.rewind()
                     state.last = nil
+                    try? compositor.rewind()
                     throw error
                 }
             }

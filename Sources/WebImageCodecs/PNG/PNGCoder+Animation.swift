@@ -8,8 +8,8 @@ extension PNGCoder {
     /// A frame source over an APNG (or a still PNG, as one frame) that decodes frames on demand.
     ///
     /// Frames come out at the size ``decode(_:options:)`` gives them (thumbnail and scale-down limit applied
-    /// as if every frame were decoded), but since the provider holds one frame at a time, the pixel limit
-    /// applies to the canvas and to one frame, not to all frames together.
+    /// as if every frame were decoded), with the limits of ``ImageDecodeOptions/frameSize(forCanvas:frameCount:format:)``:
+    /// the provider holds one frame at a time.
     ///
     /// - Parameters:
     ///   - data: A whole PNG or APNG file.
@@ -32,11 +32,7 @@ extension PNGCoder {
             return APNGImageProvider(data: data, still: image)
         }
         let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
-        var sizing = options
-        sizing.maxPixelCount = 0
-        let target = try sizing.targetSize(for: animation.canvasSize, frameCount: frameCount, format: .png)
-        try options.checkPixelLimit(target, format: .png)
-        try options.checkPixelLimit(animation.canvasSize, format: .png)
+        let target = try options.frameSize(forCanvas: animation.canvasSize, frameCount: frameCount, format: .png)
         return APNGImageProvider(
             data: data,
             compositor: try APNGCompositor(animation: animation, targetSize: target),
@@ -63,10 +59,12 @@ extension PNGCoder {
         let compositor = try APNGCompositor(animation: animation, targetSize: target)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
+        // Opaque colour types can still leave transparent canvas where frames do not reach; look at the pixels
+        // only when the structure says that can happen.
         var hasAlpha = animation.hasAlphaInFile
         for index in 0..<frameCount {
             let pixels = try compositor.renderNext(bytes: bytes)
-            if !hasAlpha, !pixels.isOpaque {
+            if !hasAlpha, animation.mayBeTransparent, !pixels.isOpaque {
                 hasAlpha = true
             }
             frames.append(ImageFrame(pixels: pixels, duration: animation.frames[index].duration))

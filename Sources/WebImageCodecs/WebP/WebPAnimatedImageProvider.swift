@@ -9,8 +9,8 @@ import WebImageCore
 /// The frames of one WebP animation, decoded on demand by libwebp's animation decoder.
 ///
 /// Thread-safe: the decoder sits behind a lock, and one frame is decoded at a time. Asking for frames in order
-/// costs one composite each; asking for an earlier frame resets the decoder and composites from the first frame
-/// again, since every canvas depends on the frames before it.
+/// costs one composite each; asking for the same frame again costs nothing; asking for an earlier frame resets
+/// the decoder and composites from the first frame again, since every canvas depends on the frames before it.
 final class WebPAnimatedImageProvider: AnimatedImageProviding {
     let animatedImageData: Data
     let frameSize: PixelSize
@@ -18,7 +18,13 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
     let loopCount: Int
     let hasAlpha: Bool
     private let durations: [Double]
-    private let decoder: Mutex<WebPAnimationDecoder>
+    private let state: Mutex<State>
+
+    private struct State {
+        let decoder: WebPAnimationDecoder
+        /// The frame handed out last, handed out again when it is asked for again.
+        var last: (index: Int, pixels: PixelBuffer)?
+    }
 
     var format: ImageFormat { .webp }
 
@@ -31,7 +37,7 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
         loopCount = frameCount > 1 ? header.loopCount : 0
         hasAlpha = header.hasAlpha
         durations = header.durations.prefix(frameCount).map { ImageFrame.normalizedDuration(Double($0) / 1000) }
-        self.decoder = Mutex(decoder)
+        self.state = Mutex(State(decoder: decoder))
     }
 
     func duration(ofFrameAt index: Int) -> Double {
@@ -46,17 +52,21 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
         guard index >= 0, index < frameCount else {
             throw .badImageData(.webp, "there is no frame \(index); the animation has \(frameCount)")
         }
-        return try decoder.withLock { (decoder: inout WebPAnimationDecoder) throws(WebImageError) -> PixelBuffer in
-            let animation = decoder
+        return try state.withLock { state throws(WebImageError) -> PixelBuffer in
+            if let last = state.last, last.index == index { return last.pixels }
+            let animation = state.decoder
+            state.last = nil
             if index < animation.nextIndex {
                 animation.reset()
             }
             while animation.nextIndex < index {
                 try animation.advance { _, _ in }
             }
-            return try animation.advance { canvas, _ throws(WebImageError) in
+            let pixels = try animation.advance { canvas, _ throws(WebImageError) in
                 try animation.makeFrame(from: canvas, reusing: nil)
             }
+            state.last = (index, pixels)
+            return pixels
         }
     }
 }

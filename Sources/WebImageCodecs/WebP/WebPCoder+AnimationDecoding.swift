@@ -49,7 +49,7 @@ extension WebPCoder {
     ///
     /// The frames have the size a full decode with `options` would give them (thumbnail, scale-down limit over
     /// all frames). The pixel limit applies to libwebp's canvas and to one frame, since the provider holds one
-    /// frame at a time; the frame limit (``maxFrameCount``) applies as to a full decode. A still WebP gives a
+    /// frame at a time; the frame limit (``ImageDecodeOptions/maxFrameCount``) applies as to a full decode. A still WebP gives a
     /// provider of one frame.
     ///
     /// - Throws: `badImageData` for data that is not WebP or is malformed; `imageTooLarge` over the limits.
@@ -81,8 +81,8 @@ extension WebPCoder {
     ///
     /// - Parameter holdsAllFrames: Whether every frame is kept (a decode) or one at a time (a provider), for the
     ///   pixel limit.
-    /// - Throws: `imageTooLarge` when there are more frames than ``maxFrameCount``, or the canvas or the frames
-    ///   are over the pixel limit.
+    /// - Throws: `imageTooLarge` when there are more frames than ``ImageDecodeOptions/maxFrameCount``, or the
+    ///   canvas, the frames or the work are over the limits.
     func animationPlan(
         canvas: PixelSize,
         frameCount: Int,
@@ -90,21 +90,12 @@ extension WebPCoder {
         holdsAllFrames: Bool
     ) throws(WebImageError) -> AnimationPlan {
         let frames = options.firstFrameOnly ? 1 : frameCount
-        if maxFrameCount > 0, frames > maxFrameCount {
-            throw WebImageError(
-                .imageTooLarge,
-                "WEBP: the animation has \(frameCount) frames, over the limit of \(maxFrameCount)"
-            )
+        guard holdsAllFrames else {
+            return AnimationPlan(frames: frames, frameSize: try options.frameSize(forCanvas: canvas, frameCount: frameCount, format: .webp))
         }
+        let size = try options.targetSize(for: canvas, frameCount: frameCount, format: .webp)
         // libwebp composites every frame on a canvas of the full size.
         try options.checkPixelLimit(canvas, format: .webp)
-        if holdsAllFrames {
-            return AnimationPlan(frames: frames, frameSize: try options.targetSize(for: canvas, frameCount: frames, format: .webp))
-        }
-        var sizing = options
-        sizing.maxPixelCount = 0
-        let size = try sizing.targetSize(for: canvas, frameCount: frames, format: .webp)
-        try options.checkPixelLimit(size, format: .webp)
         return AnimationPlan(frames: frames, frameSize: size)
     }
 }

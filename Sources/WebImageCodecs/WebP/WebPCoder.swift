@@ -21,22 +21,13 @@ import WebImageCore
 /// as any other. Decoding and encoding run synchronously on the caller's thread and cannot be cancelled once
 /// started.
 public struct WebPCoder: ImageCoding, ProgressiveImageCoding, AnimatedImageCoding {
-    /// The frame limit used unless a caller sets another: 10,000 frames.
-    public static let defaultMaxFrameCount = 10_000
-
-    /// The most frames an animation may have to be decoded or provided; 0 or less means no limit.
-    ///
-    /// libwebp's demuxer finds a frame by walking its list of frames from the first, so going through `n` frames
-    /// costs `n * n / 2` steps: ten thousand frames take a fraction of a second, a hostile file of a million
-    /// one-pixel frames would take hours. Decoding only the first frame is always allowed.
-    public let maxFrameCount: Int
-
     /// Creates a coder.
     ///
-    /// - Parameter maxFrameCount: The most frames an animation may have; see ``maxFrameCount``.
-    public init(maxFrameCount: Int = WebPCoder.defaultMaxFrameCount) {
-        self.maxFrameCount = maxFrameCount
-    }
+    /// Animations are limited by ``ImageDecodeOptions/maxFrameCount``, which matters more here than for other
+    /// formats: libwebp's demuxer finds a frame by walking its list of frames from the first, so going through
+    /// `n` frames costs `n * n / 2` steps. Ten thousand frames take a fraction of a second; a hostile file of a
+    /// million one-pixel frames would take hours.
+    public init() {}
 
     /// Whether `data` starts with a WebP signature (`RIFF`, a size, `WEBP`).
     public func canDecode(_ data: Data) -> Bool {
@@ -59,12 +50,13 @@ public struct WebPCoder: ImageCoding, ProgressiveImageCoding, AnimatedImageCodin
     /// full-size plane, whose size must be within the limit.
     ///
     /// Animation frames are composited by libwebp on its canvas (which must be within the pixel limit) and each
-    /// is copied, or resampled, once into its frame; frames that leave the canvas unchanged share the previous
-    /// frame's buffer.
+    /// is copied, or resampled, once into its frame; at full size, frames that leave the canvas unchanged share
+    /// the previous frame's buffer.
     ///
     /// - Throws: `badImageData` for data that is not WebP, malformed or truncated; `imageTooLarge` when the
     ///   result, or a full-size plane libwebp needs (an animation's canvas, a lossless image), is over
-    ///   ``ImageDecodeOptions/maxPixelCount``, or an animation has more frames than ``maxFrameCount``.
+    ///   ``ImageDecodeOptions/maxPixelCount``, or an animation has more frames than
+    ///   ``ImageDecodeOptions/maxFrameCount``.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try checkSignature(data)
         return try data.withBytes { bytes throws(WebImageError) in
@@ -87,9 +79,9 @@ public struct WebPCoder: ImageCoding, ProgressiveImageCoding, AnimatedImageCodin
             guard features.isAnimated else {
                 return ImageInfo(format: .webp, pixelSize: features.size, hasAlpha: features.hasAlpha)
             }
-            // Reading frames costs quadratic time: read as many as a decode may, for the alpha.
+            // Reading frames costs quadratic time: read as many as a decode may by default, for the alpha.
             let header = try WebPAnimationHeader(bytes: bytes) { _, frameCount in
-                maxFrameCount > 0 ? min(frameCount, maxFrameCount) : frameCount
+                min(frameCount, ImageDecodeOptions.defaultMaxFrameCount)
             }
             return ImageInfo(
                 format: .webp,

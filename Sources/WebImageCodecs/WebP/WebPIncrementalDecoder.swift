@@ -19,8 +19,9 @@ import WebImageCore
 /// When the data is finished but the image is cut short, the last partial image stays available; malformed data
 /// or an image over the pixel limit makes ``currentImage()`` nil from then on.
 ///
-/// Thread-safe: the state sits behind a lock. The libwebp decoder is deleted exactly once, when this object
-/// (or the finished state) releases it.
+/// Calls may come from any thread but must not overlap (``IncrementalImageDecoding``'s contract). The lock only
+/// hands the state from one call to the next: decoding and copying run outside it. The libwebp decoder is
+/// deleted exactly once, when this object (or the finished state) releases it.
 final class WebPIncrementalDecoder: IncrementalImageDecoding {
     private enum Phase {
         /// Waiting for enough bytes to read the headers.
@@ -33,6 +34,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         case finished(Image)
         /// Malformed data or over the limits.
         case failed
+        /// An update is working on the state (a call that overlaps it, against the contract, sees nothing).
+        case busy
     }
 
     private struct State {
@@ -53,34 +56,38 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
 
     /// Gives the decoder all the data received so far; only the bytes not given before are decoded.
     func update(_ data: Data, isFinished: Bool) {
-        state.withLock { state in
-            do {
-                try advance(&state, with: data, isFinished: isFinished)
-            } catch {
-                state.phase = .failed
-            }
+        var current = state.withLock { state in
+            let taken = state
+            state.phase = .busy
+            return taken
         }
+        if case .busy = current.phase { return }
+        do {
+            try advance(&current, with: data, isFinished: isFinished)
+        } catch {
+            current.phase = .failed
+        }
+        state.withLock { $0 = current }
     }
 
     /// The image as far as the data goes: nil before the first row, a partial image while rows are missing, the
     /// complete image once libwebp has decoded all of it.
     func currentImage() -> Image? {
-        state.withLock { state -> Image? in
-            switch state.phase {
-            case .finished(let image):
-                return image
-            case .decoding(let session):
-                guard let pixels = try? session.snapshot() else { return nil }
-                return Image(
-                    pixels: pixels,
-                    scale: options.effectiveScale,
-                    format: .webp,
-                    hasAlpha: true,
-                    isIncremental: true
-                )
-            case .readingHeaders, .awaitingAnimation, .failed:
-                return nil
-            }
+        switch state.withLock({ $0.phase }) {
+        case .finished(let image):
+            return image
+        case .decoding(let session):
+            // Outside the lock: no update runs during this call, by the contract.
+            guard let pixels = try? session.snapshot() else { return nil }
+            return Image(
+                pixels: pixels,
+                scale: options.effectiveScale,
+                format: .webp,
+                hasAlpha: true,
+                isIncremental: true
+            )
+        case .readingHeaders, .awaitingAnimation, .failed, .busy:
+            return nil
         }
     }
 
@@ -109,7 +116,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             if isFinished {
                 state.phase = .finished(try coder.decode(data, options: options))
             }
-        case .readingHeaders, .finished, .failed:
+        case .readingHeaders, .finished, .failed, .busy:
             break
         }
     }

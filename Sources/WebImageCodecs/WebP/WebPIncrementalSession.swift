@@ -7,8 +7,11 @@ import WebImageCore
 /// so the configuration lives in memory this object allocates and frees after the decoder is deleted. Bytes are
 /// given with `WebPIAppend`, which copies them, so the caller's data need not outlive the call.
 ///
-/// Not thread-safe: its owner calls it under a lock.
-final class WebPIncrementalSession {
+/// Not thread-safe: one call at a time, which its owner guarantees.
+final class WebPIncrementalSession: @unchecked Sendable {
+    // Sendable because it is only ever used by one thread at a time: ``WebPIncrementalDecoder`` takes it out of
+    // its locked state for the length of one call, and its callers never overlap calls
+    // (``IncrementalImageDecoding``'s contract). It may move between threads between calls.
     /// The final buffer libwebp writes into; complete once ``isComplete`` is true.
     let pixels: PixelBuffer
     /// Whether the file declares alpha.

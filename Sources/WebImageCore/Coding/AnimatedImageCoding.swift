@@ -9,7 +9,9 @@ import Foundation
 public protocol AnimatedImageCoding: ImageCoding {
     /// A frame source over `data`, or an error when the data is not an image this coder decodes.
     ///
-    /// The thumbnail size and scale-down limit of `options` apply to every frame.
+    /// The thumbnail size and scale-down limit of `options` apply to every frame. With
+    /// ``ImageDecodeOptions/firstFrameOnly`` the provider has one frame. The limits are those of
+    /// ``ImageDecodeOptions/frameSize(forCanvas:frameCount:format:)``: the provider holds one frame at a time.
     func makeAnimatedImageProvider(
         for data: Data,
         options: ImageDecodeOptions
@@ -37,6 +39,8 @@ public protocol AnimatedImageProviding: AnyObject, Sendable {
     /// How long frame `index` is shown, in seconds; 0 when `index` is out of range.
     func duration(ofFrameAt index: Int) -> Double
 
-    /// The full canvas at frame `index`, composited with the frames before it, in a new buffer.
+    /// The full canvas at frame `index`, composited with the frames before it, at ``frameSize``.
+    ///
+    /// The buffer is the caller's to keep; asking for the same frame again may return the same buffer.
     func frame(at index: Int) throws(WebImageError) -> PixelBuffer
 }

@@ -6,7 +6,7 @@ public struct ImageInfo: Sendable, Hashable {
     public var pixelSize: PixelSize
     /// The number of frames; 1 for a still image.
     public var frameCount: Int
-    /// How many times an animation plays; 0 means forever.
+    /// How many times an animation plays; 0 means forever. 0 for a still image.
     public var loopCount: Int
     /// Whether the image may have transparent pixels.
     public var hasAlpha: Bool
@@ -25,7 +25,7 @@ public struct ImageInfo: Sendable, Hashable {
         self.format = format
         self.pixelSize = pixelSize
         self.frameCount = frameCount
-        self.loopCount = loopCount
+        self.loopCount = frameCount > 1 ? max(0, loopCount) : 0
         self.hasAlpha = hasAlpha
         self.orientation = orientation
     }

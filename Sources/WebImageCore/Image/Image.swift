@@ -1,7 +1,8 @@
 /// A decoded image: RGBA pixels, 8 bits a channel, and for an animation its frames, durations and loop count.
 ///
-/// `Image` is immutable and `Sendable`: share it between threads and caches freely. The pixels are stored once;
-/// decoders write them straight into the buffer the image keeps.
+/// `Image` is immutable and `Sendable`: share it between threads and caches freely. The pixels are stored once:
+/// a full-size still image is decoded straight into the buffer the image keeps; a reduced or turned one is
+/// resampled into it from a reused scratch buffer; animation frames are copied once from the compositing canvas.
 ///
 /// ```swift
 /// let image = try ImageCoderRegistry.shared.decode(data)
@@ -17,7 +18,8 @@ public final class Image: Sendable {
     public let scale: Double
     /// The format the image was decoded from, or `.undefined` for an image made in memory.
     public let format: ImageFormat
-    /// Whether the pixels may be transparent (the source had an alpha channel or a transparent colour).
+    /// Whether the pixels may be transparent (the source had an alpha channel or a transparent colour). When
+    /// false every pixel's alpha is 255, and encoders may ignore the alpha channel.
     public let hasAlpha: Bool
     /// How the stored pixels must be turned to appear upright: `.up` unless the decoder was asked to keep the
     /// source's EXIF orientation.

@@ -17,9 +17,9 @@ extension PixelSize {
             let pixelRatio = Double(width) / Double(height)
             let targetRatio = Double(target.width) / Double(target.height)
             if pixelRatio > targetRatio {
-                result = PixelSize(width: target.width, height: Int((Double(target.width) / pixelRatio).rounded(.up)))
+                result = PixelSize(width: target.width, height: PixelSize.side((Double(target.width) / pixelRatio).rounded(.up)))
             } else {
-                result = PixelSize(width: Int((Double(target.height) * pixelRatio).rounded(.up)), height: target.height)
+                result = PixelSize(width: PixelSize.side((Double(target.height) * pixelRatio).rounded(.up)), height: target.height)
             }
         } else {
             result = target
@@ -41,6 +41,13 @@ extension PixelSize {
         let ratio = Double(height) / Double(width)
         let w = (framePixels / ratio).squareRoot()
         let h = w * ratio
-        return PixelSize(width: Swift.max(1, Int(w.rounded(.down))), height: Swift.max(1, Int(h.rounded(.down))))
+        return PixelSize(width: PixelSize.side(w.rounded(.down)), height: PixelSize.side(h.rounded(.down)))
+    }
+
+    /// A computed side as an integer: at least 1, and at most `Int.max / 8` so that later products of sizes
+    /// stay representable (sizes come from callers and from file headers, neither to be trusted).
+    private static func side(_ value: Double) -> Int {
+        guard value.isFinite else { return 1 }
+        return Int(Swift.min(Swift.max(value, 1), Double(Int.max / 8)))
     }
 }

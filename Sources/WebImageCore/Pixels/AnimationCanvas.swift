@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The canvas an animation is composited on (GIF, APNG): frames are drawn into a sub-rectangle with a blend
 /// rule, then disposed of as their format says; each displayed state becomes a frame of the image.
 ///
@@ -50,16 +58,25 @@ package final class AnimationCanvas {
     }
 
     /// Creates a canvas cleared to transparent.
-    package init(size: PixelSize) {
-        precondition(!size.isEmpty)
+    ///
+    /// - Throws: `imageTooLarge` when the size is empty or its memory cannot be had.
+    package init(size: PixelSize) throws(WebImageError) {
         self.size = size
-        pixels = .allocate(capacity: size.pixelCount)
-        pixels.initialize(repeating: 0, count: size.pixelCount)
+        pixels = try AnimationCanvas.allocateCleared(size)
     }
 
     deinit {
-        pixels.deallocate()
-        saved?.deallocate()
+        free(pixels)
+        free(saved)
+    }
+
+    /// Zeroed memory for `size` pixels (calloc: pages the kernel hands out zeroed are not written twice).
+    private static func allocateCleared(_ size: PixelSize) throws(WebImageError) -> UnsafeMutablePointer<UInt32> {
+        let count = size.pixelCount
+        guard !size.isEmpty, count < Int.max / 4, let memory = calloc(count, 4) else {
+            throw WebImageError(.imageTooLarge, "cannot allocate an animation canvas of \(size) pixels")
+        }
+        return memory.bindMemory(to: UInt32.self, capacity: count)
     }
 
     /// `rect` clipped to the canvas.
@@ -72,11 +89,13 @@ package final class AnimationCanvas {
     }
 
     /// Call before drawing a frame whose disposal is `.previous`: keeps what `rect` covers now.
-    package func saveForDisposal(_ rect: Rect) {
+    ///
+    /// - Throws: `imageTooLarge` when the memory to keep it cannot be had.
+    package func saveForDisposal(_ rect: Rect) throws(WebImageError) {
         let r = clip(rect)
         savedRect = r
         guard !r.isEmpty else { return }
-        if saved == nil { saved = .allocate(capacity: size.pixelCount) }
+        if saved == nil { saved = try AnimationCanvas.allocateCleared(size) }
         for row in 0..<r.height {
             (saved! + row * r.width).update(from: pixels + (r.y + row) * size.width + r.x, count: r.width)
         }
@@ -149,14 +168,6 @@ package final class AnimationCanvas {
         lastTarget = target
         changedSinceSnapshot = false
         return frame
-    }
-
-    /// Whether any canvas pixel has alpha below 255.
-    package var hasTransparency: Bool {
-        for i in 0..<size.pixelCount where pixels[i] >> 24 != 255 {
-            return true
-        }
-        return false
     }
 
     /// Straight-alpha "source over destination" for packed RGBA (R in the low byte on little-endian machines).

@@ -100,9 +100,9 @@ package final class PixelResampler {
         }
     }
 
-    /// Pushes every row of an image held in memory.
+    /// Pushes the rows of an image held in memory that have not been pushed yet.
     package func push(rows base: UnsafeRawPointer, bytesPerRow: Int) {
-        for y in 0..<(sourceSize.height - sourceRowsSeen) {
+        for y in sourceRowsSeen..<sourceSize.height {
             push(row: base + y * bytesPerRow)
         }
     }

@@ -87,6 +87,8 @@ public final class ScratchBufferPool: Sendable {
     }
 
     private func take(_ byteCount: Int) -> Slot? {
+        // Sizes come from image headers: refuse what cannot be a real request rather than overflow below.
+        guard byteCount >= 0, byteCount < Int.max / 2 else { return nil }
         let needed = max(1, byteCount)
         let reused: Slot? = state.withLock { state in
             var best: Int?
