@@ -39,8 +39,7 @@ struct ConvertCommand: ParsableCommand {
             let byExtension = ImageFormat(name: URL(fileURLWithPath: outputPath).pathExtension)
             let ((image, encoded, format), ms) = try measure {
                 let image = try registry.decode(data)
-                let format = encoding.format.flatMap(ImageFormat.init(name:)) ?? byExtension
-                    ?? registry.encodingFormat(for: image)
+                let format = encoding.outputFormat(for: image, registry: registry, preferring: byExtension)
                 return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
             }
             try writeFile(encoded, to: outputPath)

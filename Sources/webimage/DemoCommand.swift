@@ -36,13 +36,7 @@ struct DemoCommand: ParsableCommand {
 
         section("info")
         for file in files {
-            reporter.emit(InfoCommand.inspect(file)) { r in
-                var text = "\(name(r.file)): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0)"
-                if let frames = r.frames, frames > 1 { text += ", \(frames) frames, loop \(r.loopCount ?? 0)" }
-                if r.hasAlpha == true { text += ", alpha" }
-                if let o = r.orientation, o != "up" { text += ", orientation \(o)" }
-                return text
-            }
+            reporter.emit(InfoCommand.inspect(file)) { InfoCommand.line($0, name: name($0.file)) }
         }
 
         section("thumbnails (\(size) px) in \(directory)")

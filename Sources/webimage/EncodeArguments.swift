@@ -23,9 +23,10 @@ struct EncodeArguments: ParsableArguments {
         ImageEncodeOptions(quality: quality, lossless: lossless)
     }
 
-    /// The format to write `image` as: the one asked for, else the registry's choice.
-    func outputFormat(for image: Image, registry: ImageCoderRegistry) -> ImageFormat {
+    /// The format to write `image` as: the one asked for, else `preferred` (an output file's extension), else
+    /// the registry's choice.
+    func outputFormat(for image: Image, registry: ImageCoderRegistry, preferring preferred: ImageFormat? = nil) -> ImageFormat {
         if let format, let named = ImageFormat(name: format) { return named }
-        return registry.encodingFormat(for: image)
+        return preferred ?? registry.encodingFormat(for: image)
     }
 }

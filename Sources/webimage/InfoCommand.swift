@@ -17,15 +17,18 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         var reporter = Reporter(json: output.json)
         for file in files {
-            reporter.emit(Self.inspect(file)) { r in
-                var text = "\(r.file): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0)"
-                if let frames = r.frames, frames > 1 { text += ", \(frames) frames, loop \(r.loopCount ?? 0)" }
-                if r.hasAlpha == true { text += ", alpha" }
-                if let o = r.orientation, o != "up" { text += ", orientation \(o)" }
-                return text
-            }
+            reporter.emit(Self.inspect(file)) { Self.line($0, name: $0.file) }
         }
         if !reporter.allSucceeded { throw ExitCode(1) }
+    }
+
+    /// The text line for an info report: `NAME: FORMAT WxH[, N frames, loop L][, alpha][, orientation O]`.
+    static func line(_ r: Report, name: String) -> String {
+        var text = "\(name): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0)"
+        if let frames = r.frames, frames > 1 { text += ", \(frames) frames, loop \(r.loopCount ?? 0)" }
+        if r.hasAlpha == true { text += ", alpha" }
+        if let o = r.orientation, o != "up" { text += ", orientation \(o)" }
+        return text
     }
 
     static func inspect(_ file: String, registry: ImageCoderRegistry = .shared) -> Report {

@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("\(item.name) decode: ours vs C, alternating", configuration: Pairs.configuration) { benchmark in
             for i in benchmark.scaledIterations {
                 Pairs.measure(benchmark, iteration: i) {
-                    blackHole(try? coder.decode(data, options: ImageDecodeOptions()))
+                    blackHole(Inputs.decoded { try coder.decode(data, options: ImageDecodeOptions()) })
                 } baseline: {
                     blackHole(Inputs.decode(raw, data, into: nil))
                 }
@@ -70,12 +70,11 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("JPEG thumbnail 256 (\(label)): reduced vs full + downscale, alternating", configuration: Pairs.configuration) { benchmark in
             for i in benchmark.scaledIterations {
                 Pairs.measure(benchmark, iteration: i) {
-                    blackHole(try? jpeg.decode(photo, options: thumbnail))
+                    blackHole(Inputs.decoded { try jpeg.decode(photo, options: thumbnail) })
                 } baseline: {
-                    if let full = try? jpeg.decode(photo, options: ImageDecodeOptions()) {
-                        let target = full.pixelSize.scaled(toFit: PixelSize(square: 256))
-                        blackHole(try? full.pixels.resampled(to: target, hasAlpha: false))
-                    }
+                    let full = Inputs.decoded { try jpeg.decode(photo, options: ImageDecodeOptions()) }
+                    let target = full.pixelSize.scaled(toFit: PixelSize(square: 256))
+                    blackHole(Inputs.decoded { try full.pixels.resampled(to: target, hasAlpha: false) })
                 }
             }
         }
@@ -150,6 +149,16 @@ enum Inputs {
             fatalError("missing benchmark input Benchmarks/Inputs/\(name); run Scripts/bench.sh")
         }
         return data
+    }
+
+    /// The result of `work`; traps on failure, since the inputs are known good and a failing decode would
+    /// otherwise look fast.
+    static func decoded<T>(_ work: () throws -> T) -> T {
+        do {
+            return try work()
+        } catch {
+            fatalError("a benchmark input failed to decode: \(error)")
+        }
     }
 
     /// Decodes with a raw C baseline; traps on failure, since the inputs are known good.

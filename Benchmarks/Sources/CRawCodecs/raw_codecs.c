@@ -17,7 +17,8 @@ int raw_jpeg_decode(const unsigned char *data, size_t size, unsigned char *out, 
     if (tjDecompressHeader3(jpeg_handle, data, (unsigned long)size, width, height, &subsampling, &colorspace) != 0) return -1;
     unsigned char *pixels = out ? out : malloc((size_t)*width * (size_t)*height * 4);
     if (!pixels) return -1;
-    int result = tjDecompress2(jpeg_handle, data, (unsigned long)size, pixels, *width, *width * 4, *height, TJPF_RGBA, 0);
+    int result = tjDecompress2(jpeg_handle, data, (unsigned long)size, pixels, *width, *width * 4, *height, TJPF_RGBA,
+                               TJFLAG_LIMITSCANS);
     if (!out) free(pixels);
     return result;
 }

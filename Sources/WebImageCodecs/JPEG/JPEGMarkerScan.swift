@@ -69,15 +69,15 @@ struct JPEGMarkerScan {
                 break
             }
             guard i + 2 <= n else {
-                throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(hex(marker)) (truncated)")
+                throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(marker.hexDigits(uppercase: true)) (truncated)")
             }
             let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
             guard length >= 2 else {
-                throw .badImageData(.jpeg, "the marker segment FF \(hex(marker)) has a length of \(length)")
+                throw .badImageData(.jpeg, "the marker segment FF \(marker.hexDigits(uppercase: true)) has a length of \(length)")
             }
             let end = i + length
             guard end <= n else {
-                throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(hex(marker)) (truncated)")
+                throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(marker.hexDigits(uppercase: true)) (truncated)")
             }
             let payload = (i + 2)..<end
             if marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE {
@@ -135,9 +135,4 @@ extension JPEGMarkerScan {
         guard let exif else { return .up }
         return JPEGExifOrientation.orientation(inTIFF: UnsafeRawBufferPointer(rebasing: bytes[exif])) ?? .up
     }
-}
-
-private func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
 }

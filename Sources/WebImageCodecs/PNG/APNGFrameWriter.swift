@@ -37,13 +37,6 @@ struct APNGFrameWriter {
         }
         PNGChunk.write(PNGChunk.iend, UnsafeRawBufferPointer(start: nil, count: 0), into: &buffer)
 
-        let result: Result<R, WebImageError> = buffer.withUnsafeBytes { png in
-            do throws(WebImageError) {
-                return .success(try body(png))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        return try buffer.withBytes(body)
     }
 }

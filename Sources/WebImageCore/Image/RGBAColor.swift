@@ -34,10 +34,6 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
 
     /// `#rrggbbaa` in lowercase hex.
     public var description: String {
-        func hex(_ v: UInt8) -> String {
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(v >> 4)], digits[Int(v & 15)]])
-        }
-        return "#" + hex(red) + hex(green) + hex(blue) + hex(alpha)
+        "#" + red.hexDigits() + green.hexDigits() + blue.hexDigits() + alpha.hexDigits()
     }
 }

@@ -1,0 +1,20 @@
+import Foundation
+import WebImage
+
+/// Reads a file, with an error that names it.
+func readFile(_ path: String) throws -> Data {
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw WebImageError(.diskIO, "cannot read \(path): \(error.localizedDescription)")
+    }
+}
+
+/// Writes a file atomically, with an error that names it.
+func writeFile(_ data: Data, to path: String) throws {
+    do {
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw WebImageError(.diskIO, "cannot write \(path): \(error.localizedDescription)")
+    }
+}
