@@ -27,6 +27,13 @@ let package = Package(
                 .linkedLibrary("gif"),
             ]
         ),
+        // Single decodes for instruction counts under callgrind (Scripts/bench.sh --instructions).
+        .executableTarget(name: "RawDecode", dependencies: ["CRawCodecs"], path: "Tools/RawDecode"),
+        .executableTarget(
+            name: "OurDecode",
+            dependencies: [.product(name: "WebImage", package: libraryPackage)],
+            path: "Tools/OurDecode"
+        ),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [

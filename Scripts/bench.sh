@@ -3,8 +3,16 @@
 # in one run, and prints the ratios. Makes the input images first (ImageMagick, cwebp), once.
 #   Scripts/bench.sh                 all benchmarks
 #   Scripts/bench.sh --filter JPEG   benchmarks whose name matches (passed to the benchmark plugin)
+#   Scripts/bench.sh --instructions  instructions per decode, ours against the C baseline, counted by callgrind:
+#                                    repeatable whatever else the machine is doing
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+instructions=false
+if [[ ${1:-} == --instructions ]]; then
+  instructions=true
+  shift
+fi
 
 need=()
 [[ -x /usr/bin/convert ]] || need+=(imagemagick)
@@ -26,6 +34,40 @@ if [[ ! -f "$inputs/photo-4000x3000-smooth.jpg" ]]; then
   cwebp -quiet -q 80 "$inputs/base-2000.png" -o "$inputs/photo-2000x1500.webp"
   convert "$inputs/base-2000.png" -resize 1000x750! -colors 256 -strip "$inputs/photo-1000x750.gif"
   rm -f "$inputs/base-2000.png"
+fi
+
+if $instructions; then
+  command -v valgrind >/dev/null 2>&1 || Scripts/setup.sh valgrind
+  # Without debug information: this valgrind cannot read the DWARF 5 that the toolchain's compilers write.
+  flags=(-c release -Xswiftc -gnone -Xcc -g0 --scratch-path .build-instructions)
+  (cd Benchmarks && swift build "${flags[@]}" --product RawDecode && swift build "${flags[@]}" --product OurDecode) >/dev/null
+  bin=$(cd Benchmarks && swift build "${flags[@]}" --show-bin-path)
+  count() {  # PROGRAM FORMAT FILE N -> instructions
+    local log
+    log=$(mktemp)
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin/$1" "$2" "$3" "$4" 2>"$log" >/dev/null
+    local collected
+    collected=$(grep -oE 'Collected : [0-9]+' "$log" | grep -oE '[0-9]+' || true)
+    if [[ -z $collected ]]; then
+      echo "bench.sh: callgrind failed on $1 $2:" >&2
+      tail -5 "$log" >&2
+      rm -f "$log"
+      return 1
+    fi
+    rm -f "$log"
+    echo "$collected"
+  }
+  echo "== Instructions per decode (callgrind; 4 decodes minus 1, so start-up cancels out)"
+  for item in jpeg:photo-4000x3000.jpg png:photo-2000x1500.png webp:photo-2000x1500.webp gif:photo-1000x750.gif; do
+    format=${item%%:*}
+    file=$inputs/${item#*:}
+    ours4=$(count OurDecode "$format" "$file" 4); ours1=$(count OurDecode "$format" "$file" 1)
+    raw4=$(count RawDecode "$format" "$file" 4); raw1=$(count RawDecode "$format" "$file" 1)
+    ours=$(( (ours4 - ours1) / 3 ))
+    raw=$(( (raw4 - raw1) / 3 ))
+    python3 -c "print(f'{\"$format\":5} ours {$ours/1e6:8.1f} M   C {$raw/1e6:8.1f} M   ours / C = {$ours/$raw:.4f}')"
+  done
+  exit 0
 fi
 
 out=$(mktemp)
