@@ -33,25 +33,7 @@ struct ConvertCommand: ParsableCommand {
         encoding: EncodeArguments,
         registry: ImageCoderRegistry = .shared
     ) -> Report {
-        var report = Report(file: input)
-        do {
-            let data = try readFile(input)
-            let byExtension = ImageFormat(name: URL(fileURLWithPath: outputPath).pathExtension)
-            let ((image, encoded, format), ms) = try measure {
-                let image = try registry.decode(data)
-                let format = encoding.outputFormat(for: image, registry: registry, preferring: byExtension)
-                return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
-            }
-            try writeFile(encoded, to: outputPath)
-            report.ok = true
-            report.describe(image)
-            report.format = format.name
-            report.ms = ms
-            report.output = outputPath
-            report.bytes = encoded.count
-        } catch {
-            report.fail(error)
-        }
-        return report
+        let byExtension = ImageFormat(name: URL(fileURLWithPath: outputPath).pathExtension)
+        return transcode(input, encoding: encoding, preferring: byExtension, registry: registry) { _ in outputPath }
     }
 }

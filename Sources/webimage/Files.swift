@@ -18,3 +18,12 @@ func writeFile(_ data: Data, to path: String) throws {
         throw WebImageError(.diskIO, "cannot write \(path): \(error.localizedDescription)")
     }
 }
+
+/// Creates a directory and its parents, with an error that names it.
+func makeDirectory(_ path: String) throws {
+    do {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+        throw WebImageError(.diskIO, "cannot create the directory \(path): \(error.localizedDescription)")
+    }
+}

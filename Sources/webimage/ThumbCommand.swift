@@ -46,28 +46,11 @@ struct ThumbCommand: ParsableCommand {
         encoding: EncodeArguments,
         registry: ImageCoderRegistry = .shared
     ) -> Report {
-        var report = Report(file: file)
-        do {
-            let data = try readFile(file)
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: size))
-            let ((image, encoded, format), ms) = try measure {
-                let image = try registry.decode(data, options: options)
-                let format = encoding.outputFormat(for: image, registry: registry)
-                return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
-            }
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: size))
+        return transcode(file, decoding: options, encoding: encoding, registry: registry) { format in
+            try makeDirectory(out)
             let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            let path = URL(fileURLWithPath: out).appendingPathComponent("\(name)-\(size).\(format.fileExtension ?? format.name)").path
-            try writeFile(encoded, to: path)
-            report.ok = true
-            report.describe(image)
-            report.format = format.name
-            report.ms = ms
-            report.output = path
-            report.bytes = encoded.count
-        } catch {
-            report.fail(error)
+            return URL(fileURLWithPath: out).appendingPathComponent("\(name)-\(size).\(format.fileExtension ?? format.name)").path
         }
-        return report
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+import WebImage
+
+/// Decodes `file` with `options`, encodes the image as `encoding` says (or `preferred`, or the registry's
+/// choice), writes it to the path `destination` gives for the chosen format, and reports what happened.
+func transcode(
+    _ file: String,
+    decoding options: ImageDecodeOptions = ImageDecodeOptions(),
+    encoding: EncodeArguments,
+    preferring preferred: ImageFormat? = nil,
+    registry: ImageCoderRegistry,
+    destination: (ImageFormat) throws -> String
+) -> Report {
+    var report = Report(file: file)
+    do {
+        let data = try readFile(file)
+        let ((image, encoded, format), ms) = try measure {
+            let image = try registry.decode(data, options: options)
+            let format = encoding.outputFormat(for: image, registry: registry, preferring: preferred)
+            return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
+        }
+        let path = try destination(format)
+        try writeFile(encoded, to: path)
+        report.ok = true
+        report.describe(image)
+        report.format = format.name
+        report.ms = ms
+        report.output = path
+        report.bytes = encoded.count
+    } catch {
+        report.fail(error)
+    }
+    return report
+}
