@@ -18,6 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // C libraries, found through pkg-config; Scripts/setup.sh installs them.
@@ -50,6 +51,7 @@ let package = Package(
         // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.
         .target(
             name: "WebImageCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // Coders over the C libraries.

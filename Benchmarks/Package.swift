@@ -35,6 +35,16 @@ let package = Package(
             path: "Tools/OurDecode"
         ),
         .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                "CRawCodecs",
+                .product(name: "WebImage", package: libraryPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
                 "CRawCodecs",

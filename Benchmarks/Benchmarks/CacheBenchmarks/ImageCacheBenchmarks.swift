@@ -1,0 +1,4 @@
+import Benchmark
+
+/// Benchmarks of ImageCache; filled in with the cache layer.
+func imageCacheBenchmarks() {}

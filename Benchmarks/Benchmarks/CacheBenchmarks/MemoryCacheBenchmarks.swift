@@ -1,0 +1,4 @@
+import Benchmark
+
+/// Benchmarks of MemoryCache; filled in with the cache layer.
+func memoryCacheBenchmarks() {}

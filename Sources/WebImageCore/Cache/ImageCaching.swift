@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A cache of images by key, as SDWebImage's `SDImageCache` protocol: what the manager queries before loading
+/// and stores into after.
+///
+/// Every completion runs exactly once, on the context's callback queue (``CallbackQueue/default`` when it has
+/// none), never on a cache's own queues.
+public protocol ImageCaching: Sendable {
+    /// Looks `key` up in the tiers `cacheType` names.
+    ///
+    /// - Returns: A token that cancels the query; already finished when the result was ready during the call.
+    @discardableResult
+    func query(
+        key: String,
+        options: ImageOptions,
+        context: ImageContext,
+        cacheType: ImageCacheType,
+        completion: @escaping @Sendable (Result<ImageCacheQueryResult, WebImageError>) -> Void
+    ) -> CacheQueryToken
+
+    /// Stores `image` (and `data`, the encoded form to write to disk; encoded from the image when nil) under
+    /// `key` in the tiers `cacheType` names.
+    func store(
+        _ image: Image?,
+        data: Data?,
+        key: String,
+        options: ImageOptions,
+        context: ImageContext,
+        cacheType: ImageCacheType,
+        completion: (@Sendable (Result<Void, WebImageError>) -> Void)?
+    )
+
+    /// Removes `key` from the tiers `cacheType` names.
+    func remove(key: String, cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+
+    /// Finds which tier holds `key`: memory is checked first; `.none` when neither does.
+    func contains(key: String, cacheType: ImageCacheType, completion: @escaping @Sendable (ImageCacheType) -> Void)
+
+    /// Empties the tiers `cacheType` names.
+    func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+}

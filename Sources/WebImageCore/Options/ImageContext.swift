@@ -1,0 +1,62 @@
+/// Per-load settings that are not flags, as SDWebImage's context dictionary, with a typed field for each key
+/// and an open store for extensions.
+///
+/// ```swift
+/// var context = ImageContext()
+/// context.thumbnailPixelSize = PixelSize(square: 128)
+/// context.callbackQueue = .main
+/// ```
+public struct ImageContext: Sendable {
+    /// The key under which a view binding keeps and cancels its load.
+    public var operationKey: String?
+    /// The cache to use instead of the manager's.
+    public var imageCache: (any ImageCaching)?
+    /// The cache for original (untransformed, full-size) images, when it differs from ``imageCache``.
+    public var originalImageCache: (any ImageCaching)?
+    /// The coder to use instead of the manager's registry.
+    public var imageCoder: (any ImageCoding)?
+    /// Base decode options; the fields below override the same settings.
+    public var decodeOptions: ImageDecodeOptions?
+    /// The image's scale; values below 1 are ignored (the scale then comes from an `@2x`/`@3x` key).
+    public var scaleFactor: Double?
+    /// With a thumbnail size: fit (true, the default) or stretch.
+    public var preserveAspectRatio: Bool?
+    /// Decode to fit this size; part of the cache key.
+    public var thumbnailPixelSize: PixelSize?
+    /// A format hint for the decoder (a file extension or MIME type).
+    public var typeIdentifierHint: String?
+    /// Decode to at most this many bytes of pixels; not part of the cache key.
+    public var scaleDownLimitBytes: Int?
+    /// Options for encoding an image the cache has no data for.
+    public var encodeOptions: ImageEncodeOptions?
+    /// Which tiers to query for the key; default all.
+    public var queryCacheType: ImageCacheType?
+    /// Where to store the result; default all.
+    public var storeCacheType: ImageCacheType?
+    /// Which tiers to query for the original key after a miss of a thumbnail or transformed key; default disk.
+    public var originalQueryCacheType: ImageCacheType?
+    /// Where to store the original image of a thumbnail or transformed load; default disk.
+    public var originalStoreCacheType: ImageCacheType?
+    /// Where completions run; default ``CallbackQueue/default``.
+    public var callbackQueue: CallbackQueue?
+
+    /// Values for keys this struct has no field for.
+    public var values: [Key: any Sendable] = [:]
+
+    /// A key for an extension value.
+    public struct Key: Hashable, Sendable, RawRepresentable {
+        public let rawValue: String
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+    }
+
+    /// An empty context.
+    public init() {}
+
+    /// The value stored under an extension key.
+    public subscript(key: Key) -> (any Sendable)? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+}
