@@ -79,17 +79,10 @@ public final class ImageCoderRegistry: ImageCoding, Sendable {
         return try coder.encode(image, as: format, options: options)
     }
 
-    /// Encodes as `format`, or when it is nil as ``encodingFormat(for:)`` chooses.
+    /// Encodes as `format`, or when it is nil as ``ImageCoding/encodingFormat(for:)`` chooses (the image's own
+    /// format when some coder encodes it, else GIF for an animation, PNG with alpha, JPEG otherwise).
     public func encode(_ image: Image, as format: ImageFormat? = nil, options: ImageEncodeOptions = ImageEncodeOptions()) throws(WebImageError) -> Data {
         try encode(image, as: format ?? encodingFormat(for: image), options: options)
-    }
-
-    /// The format to encode `image` as when the caller names none: the image's own format when some coder
-    /// encodes it, else GIF for an animation, PNG for an image with alpha, JPEG otherwise.
-    public func encodingFormat(for image: Image) -> ImageFormat {
-        if image.format != .undefined, canEncode(to: image.format) { return image.format }
-        if image.isAnimated { return .gif }
-        return image.hasAlpha ? .png : .jpeg
     }
 
     // MARK: Progressive and animated

@@ -46,4 +46,12 @@ extension ImageCoding {
     public func decode(_ data: Data) throws(WebImageError) -> Image {
         try decode(data, options: ImageDecodeOptions())
     }
+
+    /// The format to encode `image` as when the caller names none: the image's own format when this coder
+    /// encodes it, else GIF for an animation, PNG for an image with alpha, JPEG otherwise.
+    public func encodingFormat(for image: Image) -> ImageFormat {
+        if image.format != .undefined, canEncode(to: image.format) { return image.format }
+        if image.isAnimated { return .gif }
+        return image.hasAlpha ? .png : .jpeg
+    }
 }

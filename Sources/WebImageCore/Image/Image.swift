@@ -26,6 +26,8 @@ public final class Image: Sendable {
     public let orientation: ImageOrientation
     /// Whether this is a partial image from progressive decoding of data still arriving.
     public let isIncremental: Bool
+    /// The options the image was decoded with, when the code that decoded it recorded them (the cache does).
+    public let decodeOptions: ImageDecodeOptions?
     /// Bytes of pixel memory the image holds: `bytesPerRow * height` for each distinct frame buffer.
     public let memoryCost: Int
 
@@ -39,7 +41,8 @@ public final class Image: Sendable {
         format: ImageFormat = .undefined,
         hasAlpha: Bool,
         orientation: ImageOrientation = .up,
-        isIncremental: Bool = false
+        isIncremental: Bool = false,
+        decodeOptions: ImageDecodeOptions? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         let size = frames[0].pixels.size
@@ -51,6 +54,7 @@ public final class Image: Sendable {
         self.hasAlpha = hasAlpha
         self.orientation = orientation
         self.isIncremental = isIncremental
+        self.decodeOptions = decodeOptions
         self.memoryCost = Image.cost(of: frames)
     }
 
@@ -70,6 +74,34 @@ public final class Image: Sendable {
             hasAlpha: hasAlpha,
             orientation: orientation,
             isIncremental: isIncremental
+        )
+    }
+
+    /// The same image (its pixel buffers shared, not copied) with `decodeOptions` recorded.
+    public func recording(decodeOptions: ImageDecodeOptions) -> Image {
+        Image(
+            frames: frames,
+            loopCount: loopCount,
+            scale: scale,
+            format: format,
+            hasAlpha: hasAlpha,
+            orientation: orientation,
+            isIncremental: isIncremental,
+            decodeOptions: decodeOptions
+        )
+    }
+
+    /// The first frame alone, as a still image (the pixel buffer shared); this image when it is still.
+    public var firstFrame: Image {
+        guard isAnimated else { return self }
+        return Image(
+            frames: [ImageFrame(pixels: frames[0].pixels, duration: 0)],
+            scale: scale,
+            format: format,
+            hasAlpha: hasAlpha,
+            orientation: orientation,
+            isIncremental: isIncremental,
+            decodeOptions: decodeOptions
         )
     }
 

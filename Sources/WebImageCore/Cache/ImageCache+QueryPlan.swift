@@ -1,0 +1,55 @@
+extension ImageCache {
+    /// What one query or look-up does, worked out once from its key, options and context.
+    struct QueryPlan: Sendable {
+        /// The key on disk.
+        let key: String
+        /// The key in memory: the key itself, or its thumbnail key when the context asks for a thumbnail of a
+        /// full-size entry (so that a thumbnail never stands in memory for the full image).
+        let memoryKey: String
+        let options: ImageOptions
+        let decodeOptions: ImageDecodeOptions
+        let coder: any ImageCoding
+        /// Whether the context named its own coder (such queries are not shared with others).
+        let hasOwnCoder: Bool
+        /// Whether a disk hit goes back into memory.
+        let writesBackToMemory: Bool
+        let callbackQueue: CallbackQueue
+
+        init(cache: ImageCache, key: String, options: ImageOptions, context: ImageContext) {
+            self.key = key
+            self.options = options
+            let decodeOptions = context.decodeOptions(for: options, cacheKey: key)
+            self.decodeOptions = decodeOptions
+            if let size = decodeOptions.thumbnailPixelSize, !size.isEmpty, !ImageCacheKeys.isThumbnailKey(key) {
+                memoryKey = ImageCacheKeys.thumbnailKey(for: key, size: size, preserveAspectRatio: decodeOptions.preserveAspectRatio)
+            } else {
+                memoryKey = key
+            }
+            coder = context.imageCoder ?? cache.coder
+            hasOwnCoder = context.imageCoder != nil
+            writesBackToMemory = cache.config.shouldCacheImagesInMemory && (context.storeCacheType ?? .all).includesMemory
+            callbackQueue = context.callbackQueue ?? .default
+        }
+
+        /// The memory tier's image for this plan: handed out as its first frame with `decodeFirstFrameOnly`; a
+        /// miss with `matchAnimatedImageClass` when it is a first-frame-only decode and the caller wants frames.
+        func memoryHit(in cache: ImageCache) -> Image? {
+            guard let image = cache.memoryCache.image(forKey: memoryKey) else { return nil }
+            if options.contains(.decodeFirstFrameOnly) { return image.firstFrame }
+            if options.contains(.matchAnimatedImageClass), image.decodeOptions?.firstFrameOnly == true { return nil }
+            return image
+        }
+
+        /// The identity of the read and decode this plan needs, for sharing them between concurrent queries; nil
+        /// when the context's own coder makes the decode particular to this query.
+        func readKey(rechecksMemory: Bool) -> CacheReadCoalescer.Key? {
+            hasOwnCoder ? nil : CacheReadCoalescer.Key(
+                key: key,
+                memoryKey: memoryKey,
+                decodeOptions: decodeOptions,
+                writesBackToMemory: writesBackToMemory,
+                rechecksMemory: rechecksMemory
+            )
+        }
+    }
+}

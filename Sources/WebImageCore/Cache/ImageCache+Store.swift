@@ -1,0 +1,71 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageCache {
+    /// Stores `image` and its encoded `data` under `key` in the tiers `cacheType` names.
+    ///
+    /// - The memory write (cost: the image's ``Image/memoryCost``) happens during the call: the image is
+    ///   visible to queries before this method returns. It is skipped when the config keeps no images in memory.
+    /// - The disk write happens on the IO queue, atomically. Without `data`, the image is encoded first, on the
+    ///   executor, with the context's coder and encode options, in the image's own format, else GIF for an
+    ///   animation, PNG with alpha, JPEG otherwise.
+    ///
+    /// - Parameter completion: Runs once the tiers asked for are written (during the call when memory alone was
+    ///   asked for), on the context's callback queue; a failed disk write or encode is `diskIO` or the
+    ///   encoder's error, naming the key. Nothing already stored is lost by a failed write.
+    public func store(
+        _ image: Image?,
+        data: Data?,
+        key: String,
+        options: ImageOptions = [],
+        context: ImageContext = ImageContext(),
+        cacheType: ImageCacheType = .all,
+        completion: (@Sendable (Result<Void, WebImageError>) -> Void)? = nil
+    ) {
+        let callbackQueue = context.callbackQueue ?? .default
+        let complete: @Sendable (Result<Void, WebImageError>, Bool) -> Void = { result, duringCall in
+            guard let completion else { return }
+            callbackQueue.execute(duringCall: duringCall) { completion(result) }
+        }
+        guard !key.isEmpty, image != nil || data != nil else {
+            complete(.success(()), true)
+            return
+        }
+        if let image, cacheType.includesMemory, config.shouldCacheImagesInMemory {
+            memoryCache.setImage(image, forKey: key)
+        }
+        guard cacheType.includesDisk else {
+            complete(.success(()), true)
+            return
+        }
+        if let data {
+            write(data, forKey: key, complete: complete)
+            return
+        }
+        guard let image else { return }
+        let coder = context.imageCoder ?? self.coder
+        let encodeOptions = context.encodeOptions ?? ImageEncodeOptions()
+        executor.submit { [self] in
+            let format = coder.encodingFormat(for: image)
+            do {
+                write(try coder.encode(image, as: format, options: encodeOptions), forKey: key, complete: complete)
+            } catch {
+                complete(.failure(WebImageError(error.code, "encoding the image for key \(key) failed: \(error.message)")), false)
+            }
+        }
+    }
+
+    private func write(_ data: Data, forKey key: String, complete: @escaping @Sendable (Result<Void, WebImageError>, Bool) -> Void) {
+        diskCache.perform { store in
+            do {
+                try store.setData(data, forKey: key)
+                complete(.success(()), false)
+            } catch {
+                complete(.failure(error), false)
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// An image cache with a memory tier in front of a disk tier, as SDWebImage's `SDImageCache`.
+///
+/// ```swift
+/// let cache = ImageCache(namespace: "avatars", coder: ImageCoderRegistry.shared)
+/// cache.store(image, data: data, key: url.absoluteString) { _ in }
+/// cache.query(key: url.absoluteString) { result in
+///     if case .success(let found) = result, let image = found.image { use(image, found.cacheType) }
+/// }
+/// ```
+///
+/// - The memory tier (``memoryCache``) is an exact LRU by cost and count. A memory store is visible before
+///   ``store(_:data:key:options:context:cacheType:completion:)`` returns; a memory hit completes during the call.
+/// - The disk tier (``diskCache``) does every file operation on its serial IO queue. Disk data is decoded on a
+///   bounded executor, never on the IO queue; concurrent queries for the same key and decode options share one
+///   read and one decode. A file that fails to decode is removed and reported as a miss.
+///
+/// Thread-safe. Every completion runs exactly once, on the context's callback queue (the `callbackQueue`
+/// argument for maintenance calls), never on the cache's own queues. Queries can be cancelled: the read and the
+/// decode are skipped when every caller waiting for them has cancelled.
+public final class ImageCache: ImageCaching, Sendable {
+    /// The memory tier.
+    public let memoryCache: MemoryCache
+    /// The disk tier.
+    public let diskCache: DiskCache
+    /// The settings the cache was made with.
+    public let config: ImageCacheConfig
+    /// Decodes disk data and encodes images stored without data (unless a context names another coder).
+    public let coder: any ImageCoding
+    /// Where decoding and encoding run.
+    public let executor: BoundedExecutor
+
+    let reads = CacheReadCoalescer()
+
+    /// A cache in `<root>/<namespace>`.
+    ///
+    /// - Parameters:
+    ///   - namespace: The folder under `root`; `default` for the shared cache.
+    ///   - root: The disk cache root; by default `$XDG_CACHE_HOME/swift-web-image`, else `~/.cache/swift-web-image`.
+    ///   - config: Limits and switches.
+    ///   - coder: Decodes disk hits and encodes images stored without data; usually `ImageCoderRegistry.shared`.
+    ///   - executor: Where decoding and encoding run.
+    public convenience init(
+        namespace: String = "default",
+        root: URL? = nil,
+        config: ImageCacheConfig = ImageCacheConfig(),
+        coder: any ImageCoding,
+        executor: BoundedExecutor = .decoding
+    ) {
+        self.init(
+            memoryCache: MemoryCache(
+                costLimit: config.maxMemoryCost,
+                countLimit: config.maxMemoryCount,
+                usesWeakMap: config.shouldUseWeakMemoryCache
+            ),
+            diskCache: DiskCache(namespace: namespace, root: root, configuration: config.disk),
+            config: config,
+            coder: coder,
+            executor: executor
+        )
+    }
+
+    /// A cache over tiers made elsewhere.
+    public init(
+        memoryCache: MemoryCache,
+        diskCache: DiskCache,
+        config: ImageCacheConfig = ImageCacheConfig(),
+        coder: any ImageCoding,
+        executor: BoundedExecutor = .decoding
+    ) {
+        self.memoryCache = memoryCache
+        self.diskCache = diskCache
+        self.config = config
+        self.coder = coder
+        self.executor = executor
+    }
+
+    // MARK: Synchronous look-ups
+
+    /// The image in the memory tier under `key`, without touching the disk. Never blocks beyond a lock.
+    public func imageFromMemory(forKey key: String) -> Image? {
+        memoryCache.image(forKey: key)
+    }
+
+    /// The image on disk under `key`, decoded on the calling thread with the decode options of `options` and
+    /// `context`, and written back to memory (under the thumbnail key for a thumbnail) unless the context's
+    /// store type leaves memory out. Waits for the IO queue.
+    public func imageFromDisk(forKey key: String, options: ImageOptions = [], context: ImageContext = ImageContext()) -> Image? {
+        guard !key.isEmpty, let data = diskCache.data(forKey: key) else { return nil }
+        let plan = QueryPlan(cache: self, key: key, options: options, context: context)
+        return decodeDiskData(data, plan: plan)
+    }
+
+    /// The image in memory, else on disk (see ``imageFromDisk(forKey:options:context:)``).
+    public func imageFromCache(forKey key: String, options: ImageOptions = [], context: ImageContext = ImageContext()) -> Image? {
+        let plan = QueryPlan(cache: self, key: key, options: options, context: context)
+        if let image = plan.memoryHit(in: self) { return image }
+        return imageFromDisk(forKey: key, options: options, context: context)
+    }
+
+    /// The encoded data on disk under `key`. Waits for the IO queue.
+    public func diskData(forKey key: String) -> Data? {
+        guard !key.isEmpty else { return nil }
+        return diskCache.data(forKey: key)
+    }
+
+    /// Which tier holds `key`, memory first; `.none` when neither does. Waits for the IO queue for the disk.
+    public func containsImage(forKey key: String, cacheType: ImageCacheType = .all) -> ImageCacheType {
+        guard !key.isEmpty else { return .none }
+        if cacheType.includesMemory, memoryCache.contains(key: key) { return .memory }
+        if cacheType.includesDisk, diskCache.containsData(forKey: key) { return .disk }
+        return .none
+    }
+
+    // MARK: Decoding
+
+    /// Decodes disk data for `plan`, records the options, and writes the image back to memory as the plan says.
+    /// Data that cannot be decoded is removed from disk (a corrupt entry), except when only a limit refused it.
+    func decodeDiskData(_ data: Data, plan: QueryPlan) -> Image? {
+        let image: Image
+        do {
+            image = try plan.coder.decode(data, options: plan.decodeOptions).recording(decodeOptions: plan.decodeOptions)
+        } catch {
+            if error.code != .imageTooLarge {
+                let key = plan.key
+                diskCache.perform { store in store.removeData(forKey: key) }
+            }
+            return nil
+        }
+        if plan.writesBackToMemory {
+            memoryCache.setImage(image, forKey: plan.memoryKey)
+        }
+        return image
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import WebImageCore
+
+/// A cache that answers from a dictionary, asynchronously, and records what it was asked.
+private final class RecordingCache: ImageCaching, Sendable {
+    let name: String
+    private let images: Mutex<[String: Image]>
+    let log: Mutex<[String]>
+
+    init(_ name: String, images: [String: Image] = [:], log: Mutex<[String]>) {
+        self.name = name
+        self.images = Mutex(images)
+        self.log = log
+    }
+
+    func has(_ key: String) -> Bool { images.withLock { $0[key] != nil } }
+
+    func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType,
+               completion: @escaping @Sendable (Result<ImageCacheQueryResult, WebImageError>) -> Void) -> CacheQueryToken {
+        log.withLock { $0.append("\(name) query \(key)") }
+        let latch = CompletionLatch<ImageCacheQueryResult>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
+        let image = images.withLock { $0[key] }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+            latch.finish(.success(ImageCacheQueryResult(image: image, cacheType: image == nil ? .none : .disk)))
+        }
+        return CacheQueryToken(key: key, latch: latch)
+    }
+
+    func store(_ image: Image?, data: Data?, key: String, options: ImageOptions, context: ImageContext,
+               cacheType: ImageCacheType, completion: (@Sendable (Result<Void, WebImageError>) -> Void)?) {
+        log.withLock { $0.append("\(name) store \(key)") }
+        if let image { images.withLock { $0[key] = image } }
+        completion?(.success(()))
+    }
+
+    func remove(key: String, cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
+        log.withLock { $0.append("\(name) remove \(key)") }
+        images.withLock { $0[key] = nil }
+        completion?()
+    }
+
+    func contains(key: String, cacheType: ImageCacheType, completion: @escaping @Sendable (ImageCacheType) -> Void) {
+        completion(has(key) ? .disk : .none)
+    }
+
+    func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
+        log.withLock { $0.append("\(name) clear") }
+        images.withLock { $0.removeAll() }
+        completion?()
+    }
+}
+
+@Suite struct ImageCachesTests {
+    let log = Mutex<[String]>([])
+
+    private func image() throws -> Image {
+        Image(pixels: try PixelBuffer(width: 1, height: 1, color: .red), hasAlpha: false)
+    }
+
+    private func query(_ caches: ImageCaches, _ key: String) async -> Result<ImageCacheQueryResult, WebImageError> {
+        await withCheckedContinuation { continuation in
+            caches.query(key: key, options: [], context: ImageContext(), cacheType: .all) { continuation.resume(returning: $0) }
+        }
+    }
+
+    @Test func queriesHighestFirstUntilAHit() async throws {
+        let stored = try image()
+        let local = RecordingCache("local", log: log)
+        let shared = RecordingCache("shared", images: ["k": stored], log: log)
+        let caches = ImageCaches([local, shared])
+        let found = try await query(caches, "k").get()
+        #expect(found.image === stored)
+        #expect(log.withLock { $0 } == ["local query k", "shared query k"])
+
+        log.withLock { $0.removeAll() }
+        let miss = try await query(caches, "absent").get()
+        #expect(miss.image == nil && miss.cacheType == .none)
+        #expect(log.withLock { $0 }.count == 2)
+    }
+
+    @Test func storesToTheHighestOnlyAndRemovesFromAll() async throws {
+        let local = RecordingCache("local", log: log)
+        let shared = RecordingCache("shared", log: log)
+        let caches = ImageCaches([local, shared])
+        caches.store(try image(), data: nil, key: "k", options: [], context: ImageContext(), cacheType: .all, completion: nil)
+        #expect(local.has("k") && !shared.has("k"))
+        let found: ImageCacheType = await withCheckedContinuation { continuation in
+            caches.contains(key: "k", cacheType: .all) { continuation.resume(returning: $0) }
+        }
+        #expect(found == .disk)
+        await withCheckedContinuation { continuation in caches.remove(key: "k", cacheType: .all) { continuation.resume() } }
+        #expect(log.withLock { $0 }.filter { $0.contains("remove") }.count == 2)
+        await withCheckedContinuation { continuation in caches.clear(cacheType: .all) { continuation.resume() } }
+        #expect(log.withLock { $0 }.filter { $0.contains("clear") }.count == 2)
+    }
+
+    @Test func cancellingStopsTheWalkAndCompletesOnce() async throws {
+        let caches = ImageCaches([RecordingCache("a", log: log), RecordingCache("b", log: log), RecordingCache("c", log: log)])
+        let calls = Mutex<[Result<ImageCacheQueryResult, WebImageError>]>([])
+        let token = caches.query(key: "k", options: [], context: ImageContext(), cacheType: .all) { result in
+            calls.withLock { $0.append(result) }
+        }
+        token.cancel()
+        try await Task.sleep(for: .milliseconds(60))
+        let delivered = calls.withLock { $0 }
+        #expect(delivered.count == 1)
+        if case .failure(let error) = delivered.first { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
+        #expect(log.withLock { $0 } == ["a query k"], "the walk stopped at the first cache")
+    }
+
+    @Test func emptyComposite() async throws {
+        let caches = ImageCaches([])
+        #expect(try await query(caches, "k").get().image == nil)
+        caches.caches = [RecordingCache("late", images: ["k": try image()], log: log)]
+        #expect(try await query(caches, "k").get().image != nil)
+    }
+}
