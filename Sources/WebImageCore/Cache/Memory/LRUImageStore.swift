@@ -1,0 +1,202 @@
+/// An exact least-recently-used store of images by key, with a running total of their costs: the strong tier
+/// of ``MemoryCache``.
+///
+/// The entries live in one contiguous array of nodes linked into a doubly-linked recency list by index, with a
+/// free list for reused slots, and a dictionary from key to node index. A lookup hashes the key once and relinks
+/// two or three nodes in place: it allocates nothing. Limits are not kept here; the owner evicts with
+/// ``removeLeastRecent()`` until its limits hold.
+///
+/// Not thread-safe: a value owned by one lock. Images that leave the store are handed back to the caller, so
+/// that their memory is released after the lock is dropped.
+package struct LRUImageStore {
+    /// One entry, or a free slot (no image, empty key) when it is on the free list.
+    private struct Node {
+        var key: String
+        var image: Image?
+        var cost: Int
+        /// The next more recent node, or `none`.
+        var newer: Int32
+        /// The next less recent node, or `none`; for a free slot, the next free slot.
+        var older: Int32
+    }
+
+    private static let none: Int32 = -1
+
+    private var nodes: [Node] = []
+    private var indices: [String: Int32] = [:]
+    /// The most recent node.
+    private var newest: Int32 = LRUImageStore.none
+    /// The least recent node, the next to evict.
+    private var oldest: Int32 = LRUImageStore.none
+    /// The first free slot in `nodes`.
+    private var firstFree: Int32 = LRUImageStore.none
+
+    /// The sum of the costs of the entries.
+    package private(set) var totalCost = 0
+
+    /// Creates an empty store.
+    package init() {}
+
+    /// The number of entries.
+    package var count: Int { indices.count }
+
+    /// Whether `key` has an entry; recency is left alone.
+    package func contains(_ key: String) -> Bool {
+        indices[key] != nil
+    }
+
+    /// The image under `key`, which becomes the most recent entry.
+    ///
+    /// - Complexity: O(1); allocates nothing.
+    package mutating func image(forKey key: String) -> Image? {
+        guard let index = indices[key] else { return nil }
+        moveToNewest(index)
+        return nodes[Int(index)].image
+    }
+
+    /// Stores `image` under `key` as the most recent entry, replacing what was there.
+    ///
+    /// - Returns: The image that was replaced, for the caller to release.
+    /// - Complexity: O(1) amortised.
+    package mutating func insert(_ image: Image, cost: Int, forKey key: String) -> Image? {
+        if let index = indices[key] {
+            let i = Int(index)
+            let replaced = nodes[i].image
+            totalCost += cost - nodes[i].cost
+            nodes[i].image = image
+            nodes[i].cost = cost
+            moveToNewest(index)
+            return replaced
+        }
+        let node = Node(key: key, image: image, cost: cost, newer: Self.none, older: newest)
+        let index: Int32
+        if firstFree != Self.none {
+            index = firstFree
+            firstFree = nodes[Int(index)].older
+            nodes[Int(index)] = node
+        } else {
+            precondition(nodes.count < Int(Int32.max), "a memory cache holds fewer than 2^31 entries")
+            index = Int32(nodes.count)
+            nodes.append(node)
+        }
+        if newest != Self.none { nodes[Int(newest)].newer = index }
+        newest = index
+        if oldest == Self.none { oldest = index }
+        indices[key] = index
+        totalCost += cost
+        return nil
+    }
+
+    /// Removes the entry under `key`.
+    ///
+    /// - Returns: The removed image, for the caller to release.
+    /// - Complexity: O(1).
+    package mutating func remove(forKey key: String) -> Image? {
+        guard let index = indices.removeValue(forKey: key) else { return nil }
+        return free(index)
+    }
+
+    /// Removes the least recent entry.
+    ///
+    /// - Returns: The removed image, or nil when the store is empty.
+    /// - Complexity: O(1).
+    package mutating func removeLeastRecent() -> Image? {
+        guard oldest != Self.none else { return nil }
+        let index = oldest
+        indices.removeValue(forKey: nodes[Int(index)].key)
+        return free(index)
+    }
+
+    /// Empties the store.
+    ///
+    /// - Returns: The old contents, for the caller to drop after unlocking.
+    package mutating func removeAll() -> LRUImageStore {
+        let old = self
+        self = LRUImageStore()
+        return old
+    }
+
+    /// The keys from the most recent to the least recent.
+    ///
+    /// - Complexity: O(n).
+    package var keysByRecency: [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(count)
+        var index = newest
+        while index != Self.none, keys.count <= nodes.count {
+            keys.append(nodes[Int(index)].key)
+            index = nodes[Int(index)].older
+        }
+        return keys
+    }
+
+    /// Every image in the store, in no particular order.
+    package var images: [(key: String, image: Image)] {
+        indices.map { key, index in (key, nodes[Int(index)].image!) }
+    }
+
+    /// What is inconsistent in the links, the index and the total cost; empty when all is well. For tests.
+    ///
+    /// - Complexity: O(n).
+    package func invariantViolations() -> [String] {
+        var problems: [String] = []
+        var seen = 0
+        var costs = 0
+        var previous = Self.none
+        var index = newest
+        while index != Self.none, seen <= nodes.count {
+            let node = nodes[Int(index)]
+            if node.newer != previous { problems.append("node \(index) links to \(node.newer) as newer, not \(previous)") }
+            if indices[node.key] != index { problems.append("key \(node.key) is not indexed at node \(index)") }
+            if node.image == nil { problems.append("node \(index) on the recency list has no image") }
+            costs += node.cost
+            seen += 1
+            previous = index
+            index = node.older
+        }
+        if previous != oldest { problems.append("the list ends at \(previous), the oldest is \(oldest)") }
+        if seen != indices.count { problems.append("\(seen) nodes on the list, \(indices.count) keys indexed") }
+        if costs != totalCost { problems.append("costs add up to \(costs), the total says \(totalCost)") }
+        var freeSlots = 0
+        index = firstFree
+        while index != Self.none, freeSlots <= nodes.count {
+            if nodes[Int(index)].image != nil { problems.append("free slot \(index) holds an image") }
+            freeSlots += 1
+            index = nodes[Int(index)].older
+        }
+        if freeSlots + seen != nodes.count { problems.append("\(freeSlots) free and \(seen) used of \(nodes.count) slots") }
+        return problems
+    }
+
+    /// Unlinks a node from the recency list, puts it on the free list and hands its image back. The key must
+    /// already be out of `indices`.
+    private mutating func free(_ index: Int32) -> Image? {
+        unlink(index)
+        let i = Int(index)
+        totalCost -= nodes[i].cost
+        let image = nodes[i].image.take()
+        nodes[i].key = ""
+        nodes[i].cost = 0
+        nodes[i].newer = Self.none
+        nodes[i].older = firstFree
+        firstFree = index
+        return image
+    }
+
+    private mutating func moveToNewest(_ index: Int32) {
+        guard index != newest else { return }
+        unlink(index)
+        nodes[Int(index)].older = newest
+        nodes[Int(index)].newer = Self.none
+        if newest != Self.none { nodes[Int(newest)].newer = index }
+        newest = index
+        if oldest == Self.none { oldest = index }
+    }
+
+    private mutating func unlink(_ index: Int32) {
+        let newer = nodes[Int(index)].newer
+        let older = nodes[Int(index)].older
+        if newer != Self.none { nodes[Int(newer)].older = older } else { newest = older }
+        if older != Self.none { nodes[Int(older)].newer = newer } else { oldest = newer }
+    }
+}
