@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Longer versions of the disk cache's process tests, on an optimised build of the webimage tool:
+# - two writers storing the same keys over and over while this script reads every entry;
+# - a writer killed with SIGKILL at random moments, many times.
+# Every entry read must be byte-equal to one of the two payloads, and `webimage cache verify` must decode them
+# all. Usage: Scripts/cache-stress.sh [ROUNDS] (default 200: writes per key and writer are ROUNDS x 10, kills
+# are ROUNDS).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-200}
+
+flags=(-c release -Xswiftc -enable-testing --scratch-path .build-release)
+swift build "${flags[@]}" --product webimage
+tool="$(swift build "${flags[@]}" --show-bin-path)/webimage"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+payloads=(Tests/Fixtures/source/photo.png Tests/Fixtures/jpeg/photo.jpg)
+options=(--cache-dir "$work/cache")
+directory="$work/cache/default"
+
+# Fails unless every visible file of the cache is one of the payloads (a file replaced while it is read is read
+# whole from the inode that was opened).
+check_entries() {
+  local name
+  for name in "$directory"/*; do
+    [ -e "$name" ] || continue
+    if ! cmp -s "$name" "${payloads[0]}" && ! cmp -s "$name" "${payloads[1]}"; then
+      # A file removed between the listing and cmp is not torn.
+      [ -e "$name" ] || continue
+      echo "cache-stress.sh: torn entry $name" >&2
+      exit 1
+    fi
+  done
+}
+
+verify() {
+  "$tool" cache verify "${options[@]}" >/dev/null || { echo "cache-stress.sh: verify failed" >&2; exit 1; }
+}
+
+echo "cache-stress.sh: two writers, $((rounds * 10)) rounds each"
+pids=()
+for payload in "${payloads[@]}"; do
+  arguments=()
+  for key in 0 1 2 3 4 5 6 7; do arguments+=("https://example.com/stress-$key.img" "$payload"); done
+  "$tool" cache put --repeat $((rounds * 10)) "${arguments[@]}" "${options[@]}" >/dev/null &
+  pids+=($!)
+done
+checks=0
+while kill -0 "${pids[0]}" 2>/dev/null || kill -0 "${pids[1]}" 2>/dev/null; do
+  check_entries
+  checks=$((checks + 1))
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+check_entries
+verify
+echo "cache-stress.sh: $checks passes over the entries while writing, no torn file"
+
+echo "cache-stress.sh: $rounds writers killed with SIGKILL"
+arguments=()
+for key in 0 1 2; do arguments+=("https://example.com/killed-$key.img" "${payloads[$((key % 2))]}"); done
+for round in $(seq 1 "$rounds"); do
+  "$tool" cache put --repeat 100000000 "${arguments[@]}" "${options[@]}" >/dev/null &
+  pid=$!
+  sleep "0.0$((RANDOM % 9 + 1))"
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null || true
+  check_entries
+done
+verify
+temporaries=$(find "$directory" -maxdepth 1 -name '.*.tmp' | wc -l)
+echo "cache-stress.sh: every entry whole after $rounds kills ($temporaries temporary files left by killed writes)"
