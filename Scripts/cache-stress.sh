@@ -14,20 +14,25 @@ swift build "${flags[@]}" --product webimage
 tool="$(swift build "${flags[@]}" --show-bin-path)/webimage"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 payloads=(Tests/Fixtures/source/photo.png Tests/Fixtures/jpeg/photo.jpg)
 options=(--cache-dir "$work/cache")
 directory="$work/cache/default"
 
-# Fails unless every visible file of the cache is one of the payloads (a file replaced while it is read is read
-# whole from the inode that was opened).
+# Fails unless every visible file of the cache is one of the payloads. Each file is read once, through one open:
+# a file replaced while it is read is read whole from the inode that was opened, while two opens could see two
+# different (whole) files.
 check_entries() {
   local name
   for name in "$directory"/*; do
-    [ -e "$name" ] || continue
-    if ! cmp -s "$name" "${payloads[0]}" && ! cmp -s "$name" "${payloads[1]}"; then
-      # A file removed between the listing and cmp is not torn.
-      [ -e "$name" ] || continue
+    cat "$name" > "$work/read" 2>/dev/null || continue   # gone since the listing: not torn
+    if ! cmp -s "$work/read" "${payloads[0]}" && ! cmp -s "$work/read" "${payloads[1]}"; then
       echo "cache-stress.sh: torn entry $name" >&2
       exit 1
     fi
@@ -39,7 +44,6 @@ verify() {
 }
 
 echo "cache-stress.sh: two writers, $((rounds * 10)) rounds each"
-pids=()
 for payload in "${payloads[@]}"; do
   arguments=()
   for key in 0 1 2 3 4 5 6 7; do arguments+=("https://example.com/stress-$key.img" "$payload"); done
@@ -52,6 +56,7 @@ while kill -0 "${pids[0]}" 2>/dev/null || kill -0 "${pids[1]}" 2>/dev/null; do
   checks=$((checks + 1))
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
+pids=()
 check_entries
 verify
 echo "cache-stress.sh: $checks passes over the entries while writing, no torn file"
@@ -61,10 +66,11 @@ arguments=()
 for key in 0 1 2; do arguments+=("https://example.com/killed-$key.img" "${payloads[$((key % 2))]}"); done
 for round in $(seq 1 "$rounds"); do
   "$tool" cache put --repeat 100000000 "${arguments[@]}" "${options[@]}" >/dev/null &
-  pid=$!
+  pids=($!)
   sleep "0.0$((RANDOM % 9 + 1))"
-  kill -KILL "$pid"
-  wait "$pid" 2>/dev/null || true
+  kill -KILL "${pids[0]}"
+  wait "${pids[0]}" 2>/dev/null || true
+  pids=()
   check_entries
 done
 verify
