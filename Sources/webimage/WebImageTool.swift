@@ -11,7 +11,7 @@ struct WebImageTool: ParsableCommand {
             and on failure error.code and error.message. The exit status is 0 when every input succeeded, 1 otherwise.
             """,
         subcommands: [
-            InfoCommand.self, DecodeCommand.self, ThumbCommand.self, ConvertCommand.self, DemoCommand.self,
+            InfoCommand.self, DecodeCommand.self, ThumbCommand.self, ConvertCommand.self, DemoCommand.self, CacheCommand.self,
         ]
     )
 }

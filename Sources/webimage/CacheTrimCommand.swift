@@ -1,0 +1,27 @@
+import ArgumentParser
+import WebImage
+
+/// `webimage cache trim`: apply the age and size limits now.
+struct CacheTrimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trim",
+        abstract: "Remove expired entries, then the least recent ones until the cache is below half its size limit.",
+        discussion: "The limits are --max-age and --max-size (default: 7 days and 1 GiB), by --expire-type."
+    )
+
+    @OptionGroup var options: CacheOptions
+
+    func run() throws {
+        let cache = options.makeCache()
+        var report = CacheReport(directory: cache.directory)
+        let before = cache.statistics()
+        cache.removeExpiredData()
+        let after = cache.statistics()
+        report.describe(after)
+        report.removed = before.count - after.count
+        report.freed = before.totalSize - after.totalSize
+        report.emit(json: options.json) { r in
+            "removed \(r.removed ?? 0) entries, \(formatBytes(r.freed)); left: \(r.count ?? 0) entries, \(formatBytes(r.totalSize))"
+        }
+    }
+}

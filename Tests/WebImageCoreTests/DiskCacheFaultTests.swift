@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import WebImageCore
+
+/// A full disk and a read-only file system, injected: stores fail with `diskIO` naming the key, what was stored
+/// stays intact and the index stays right.
+@Suite final class DiskCacheFaultTests {
+    let root: URL
+    let directory: URL
+
+    init() throws {
+        root = try DiskCacheTesting.makeTemporaryDirectory()
+        directory = root.appendingPathComponent("default")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func visibleAndHiddenNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    @Test func aFullDiskFailsTheStoreAndKeepsWhatWasStored() throws {
+        let fileSystem = FaultyFileSystem()
+        let cache = DiskCache(directory: directory, fileSystem: fileSystem)
+        let kept = Data(repeating: 1, count: 50_000)
+        try cache.setData(kept, forKey: "kept")
+        let size = cache.totalSize
+
+        // 10,000 more bytes fit on the device, then ENOSPC: the write stops half-way.
+        fileSystem.setWriteBudget(10_000)
+        let error = try #require(throws: WebImageError.self) {
+            try cache.setData(Data(repeating: 2, count: 40_000), forKey: "https://example.com/new.png")
+        }
+        #expect(error.code == .diskIO)
+        #expect(error.message.contains("https://example.com/new.png"))
+        #expect(error.message.contains(directory.path))
+        #expect(error.message.contains("No space left on device"))
+        #expect(fileSystem.bytesWrittenPartially > 0, "the failure came in the middle of a write")
+
+        // Replacing the stored entry fails the same way and leaves it whole.
+        #expect(throws: WebImageError.self) { try cache.setData(Data(repeating: 3, count: 60_000), forKey: "kept") }
+
+        #expect(cache.data(forKey: "kept") == kept)
+        #expect(cache.data(forKey: "https://example.com/new.png") == nil)
+        #expect(cache.totalCount == 1 && cache.totalSize == size)
+        #expect(try visibleAndHiddenNames() == [DiskCache.fileName(forKey: "kept")], "no temporary file is left")
+
+        fileSystem.setWriteBudget(nil)
+        try cache.setData(Data(repeating: 2, count: 40_000), forKey: "https://example.com/new.png")
+        #expect(cache.totalCount == 2)
+    }
+
+    @Test func aReadOnlyFileSystemFailsStoresAndRemovalsButServesHits() throws {
+        let fileSystem = FaultyFileSystem()
+        var configuration = DiskCache.Configuration()
+        configuration.maxAge = 0
+        let cache = DiskCache(directory: directory, configuration: configuration, fileSystem: fileSystem)
+        let kept = Data("kept".utf8)
+        try cache.setData(kept, forKey: "kept")
+        let size = cache.totalSize
+
+        fileSystem.setReadOnly(true)
+        for key in ["kept", "new"] {
+            let error = try #require(throws: WebImageError.self) { try cache.setData(Data("x".utf8), forKey: key) }
+            #expect(error.code == .diskIO)
+            #expect(error.message.contains("\"\(key)\""))
+            #expect(error.message.contains("Read-only file system"))
+        }
+        #expect(cache.data(forKey: "kept") == kept, "hits are served; only the access date cannot move")
+
+        cache.removeData(forKey: "kept")
+        #expect(cache.totalCount == 1, "a file that could not be removed stays in the index")
+        cache.removeExpiredData()
+        #expect(cache.totalCount == 1 && cache.totalSize == size)
+        let error = try #require(throws: WebImageError.self) { try cache.removeAll() }
+        #expect(error.code == .diskIO && error.message.contains(directory.path))
+        #expect(cache.totalCount == 1)
+        #expect(throws: WebImageError.self) { try cache.setExtendedData(Data("e".utf8), forKey: "kept") }
+
+        fileSystem.setReadOnly(false)
+        #expect(cache.data(forKey: "kept") == kept)
+        try cache.removeAll()
+        #expect(cache.totalCount == 0)
+    }
+
+    @Test func aFailedFsyncAbandonsTheWrite() throws {
+        let fileSystem = FaultyFileSystem()
+        var configuration = DiskCache.Configuration()
+        configuration.syncsWrites = true
+        let cache = DiskCache(directory: directory, configuration: configuration, fileSystem: fileSystem)
+        try cache.setData(Data("synced".utf8), forKey: "k")
+        #expect(fileSystem.synchronizeCount >= 2, "the file and the directory")
+        fileSystem.failSynchronize(true)
+        let error = try #require(throws: WebImageError.self) { try cache.setData(Data("lost".utf8), forKey: "k") }
+        #expect(error.message.contains("fsync"))
+        #expect(cache.data(forKey: "k") == Data("synced".utf8))
+        #expect(try visibleAndHiddenNames().count == 1)
+    }
+}
+
+/// The real file system with failures switched on at will: a byte budget after which writes fail with ENOSPC,
+/// a read-only mode (EROFS for every change), extended attributes refused (ENOTSUP), failing fsync, and
+/// directory listings held until the test lets them go.
+final class FaultyFileSystem: DiskFileSystem {
+    private struct State {
+        var writeBudget: Int?
+        var bytesWrittenPartially = 0
+        var readOnly = false
+        var refusesExtendedAttributes = false
+        var failsSynchronize = false
+        var synchronizeCount = 0
+        var listingGate: DispatchSemaphore?
+        var listingTimedOut = false
+    }
+
+    private let real = POSIXFileSystem()
+    private let state = Mutex(State())
+
+    func setWriteBudget(_ bytes: Int?) { state.withLock { $0.writeBudget = bytes } }
+    func setReadOnly(_ on: Bool) { state.withLock { $0.readOnly = on } }
+    func refuseExtendedAttributes(_ on: Bool) { state.withLock { $0.refusesExtendedAttributes = on } }
+    func failSynchronize(_ on: Bool) { state.withLock { $0.failsSynchronize = on } }
+    var bytesWrittenPartially: Int { state.withLock { $0.bytesWrittenPartially } }
+    var synchronizeCount: Int { state.withLock { $0.synchronizeCount } }
+    var listingTimedOut: Bool { state.withLock { $0.listingTimedOut } }
+
+    /// Makes directory listings wait until ``releaseListings()`` (at most 10 seconds).
+    func holdListings() { state.withLock { $0.listingGate = DispatchSemaphore(value: 0) } }
+    func releaseListings() { state.withLock { $0.listingGate }?.signal() }
+
+    private func checkWritable(_ operation: String, _ path: String) throws(DiskFileError) {
+        if state.withLock({ $0.readOnly }) { throw DiskFileError(code: EROFS, operation: operation, path: path) }
+    }
+
+    private func checkAttributes(_ operation: String, _ path: String) throws(DiskFileError) {
+        if state.withLock({ $0.refusesExtendedAttributes }) { throw DiskFileError(code: ENOTSUP, operation: operation, path: path) }
+    }
+
+    func createFile(atPath path: String) throws(DiskFileError) -> DiskFileDescriptor {
+        try checkWritable("create", path)
+        return try real.createFile(atPath: path)
+    }
+
+    func write(_ data: Data, to file: DiskFileDescriptor, path: String) throws(DiskFileError) {
+        let allowed: Int? = state.withLock { state in
+            guard let budget = state.writeBudget else { return nil }
+            let allowed = min(budget, data.count)
+            state.writeBudget = budget - allowed
+            if allowed < data.count { state.bytesWrittenPartially += allowed }
+            return allowed
+        }
+        guard let allowed, allowed < data.count else { return try real.write(data, to: file, path: path) }
+        try real.write(data.prefix(allowed), to: file, path: path)
+        throw DiskFileError(code: ENOSPC, operation: "write", path: path)
+    }
+
+    func synchronize(_ file: DiskFileDescriptor, path: String) throws(DiskFileError) {
+        let fails = state.withLock { state in
+            state.synchronizeCount += 1
+            return state.failsSynchronize
+        }
+        if fails { throw DiskFileError(code: EIO, operation: "fsync", path: path) }
+        try real.synchronize(file, path: path)
+    }
+
+    func status(of file: DiskFileDescriptor, path: String) throws(DiskFileError) -> DiskFileStatus {
+        try real.status(of: file, path: path)
+    }
+
+    func close(_ file: DiskFileDescriptor) {
+        real.close(file)
+    }
+
+    func rename(_ source: String, to destination: String) throws(DiskFileError) {
+        try checkWritable("rename", destination)
+        try real.rename(source, to: destination)
+    }
+
+    func synchronizeDirectory(atPath path: String) throws(DiskFileError) {
+        let fails = state.withLock { state in
+            state.synchronizeCount += 1
+            return state.failsSynchronize
+        }
+        if fails { throw DiskFileError(code: EIO, operation: "fsync", path: path) }
+        try real.synchronizeDirectory(atPath: path)
+    }
+
+    func readFile(atPath path: String) throws(DiskFileError) -> (Data, DiskFileStatus) {
+        try real.readFile(atPath: path)
+    }
+
+    func status(atPath path: String) throws(DiskFileError) -> DiskFileStatus {
+        try real.status(atPath: path)
+    }
+
+    func removeFile(atPath path: String) throws(DiskFileError) {
+        try checkWritable("unlink", path)
+        try real.removeFile(atPath: path)
+    }
+
+    func setAccessDateToNow(atPath path: String) throws(DiskFileError) {
+        try checkWritable("utimensat", path)
+        try real.setAccessDateToNow(atPath: path)
+    }
+
+    func contentsOfDirectory(atPath path: String) throws(DiskFileError) -> [DiskDirectoryEntry] {
+        if let gate = state.withLock({ $0.listingGate }) {
+            if gate.wait(timeout: .now() + 10) == .timedOut {
+                state.withLock { $0.listingTimedOut = true }
+            }
+            state.withLock { $0.listingGate = nil }
+        }
+        return try real.contentsOfDirectory(atPath: path)
+    }
+
+    func createDirectory(atPath path: String) throws(DiskFileError) {
+        try checkWritable("mkdir", path)
+        try real.createDirectory(atPath: path)
+    }
+
+    func extendedAttribute(named name: String, atPath path: String) throws(DiskFileError) -> Data? {
+        try checkAttributes("getxattr", path)
+        return try real.extendedAttribute(named: name, atPath: path)
+    }
+
+    func setExtendedAttribute(named name: String, to value: Data, atPath path: String) throws(DiskFileError) {
+        try checkAttributes("setxattr", path)
+        try checkWritable("setxattr", path)
+        try real.setExtendedAttribute(named: name, to: value, atPath: path)
+    }
+
+    func removeExtendedAttribute(named name: String, atPath path: String) throws(DiskFileError) {
+        try checkAttributes("removexattr", path)
+        try checkWritable("removexattr", path)
+        try real.removeExtendedAttribute(named: name, atPath: path)
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+@testable import WebImageCore
+
+/// SDWebImage's file names: the vectors of its test suite, and the corner cases of the extension rule.
+@Suite struct DiskCacheFileNameTests {
+    @Test(arguments: [
+        ("https://placehold.co/50x50.jpg", "e9936aba8d7f7fcca7813d72290de957.jpg"),
+        ("TestImageKey.jpg", "f77fd0b2d2c9780cce3b1cf4f047030a.jpg"),
+        (
+            "https://maps.googleapis.com/maps/api/staticmap?center=48.8566,2.3522&format=png&maptype=roadmap&scale=2&size=375x200&zoom=15",
+            "e71fc3239f5147046b9e7f07ad7e7d61"
+        ),
+    ])
+    func sdWebImageVectors(key: String, name: String) {
+        #expect(DiskCache.fileName(forKey: key) == name)
+    }
+
+    @Test func theDigestStopsAtTheFirstNul() {
+        // MD5("abc"); the extension still comes from the whole key.
+        #expect(DiskCache.fileName(forKey: "abc\0def.png") == "900150983cd24fb0d6963f7d28e17f72.png")
+        #expect(DiskCache.digestName(forKey: "abc\0anything") == DiskCache.digestName(forKey: "abc"))
+    }
+
+    @Test func percentDecodedNulIsRemovedFromTheExtension() {
+        let key = "https://example.com/images/a1ec5d81e.jpg00%00"
+        #expect(DiskCache.fileName(forKey: key) == "f47a668d33e97c0929b03998cc3ab76d.jpg00")
+    }
+
+    @Test func colonsAreRemovedAndTheQueryIgnored() {
+        let key = "https://example.com/photo.jp:g?x=1"
+        #expect(DiskCache.fileName(forKey: key) == "fd6475a7d3699175ccfe8db871e43569.jpg")
+    }
+
+    @Test func anExtensionLongerThan222CharactersIsDropped() {
+        let kept = "https://example.com/a." + String(repeating: "x", count: 222)
+        let dropped = "https://example.com/a." + String(repeating: "x", count: 223)
+        #expect(DiskCache.fileExtension(forKey: kept).count == 222)
+        #expect(DiskCache.fileName(forKey: kept).count == 32 + 1 + 222)
+        #expect(DiskCache.fileName(forKey: dropped) == DiskCache.digestName(forKey: dropped))
+    }
+
+    @Test func keysWithoutExtension() {
+        #expect(DiskCache.fileName(forKey: "").count == 32)
+        #expect(DiskCache.fileName(forKey: "https://example.com/") == DiskCache.digestName(forKey: "https://example.com/"))
+        #expect(DiskCache.fileName(forKey: "plain-key") == DiskCache.digestName(forKey: "plain-key"))
+        #expect(DiskCache.fileName(forKey: "https://example.com/a.b/c") == DiskCache.digestName(forKey: "https://example.com/a.b/c"))
+    }
+
+    @Test func namesTheCacheMakesAreRecognised() {
+        let digest = DiskCache.digestName(forKey: "k")
+        #expect(DiskCacheFileName.kind(of: digest + ".png") == .entry)
+        #expect(DiskCacheFileName.kind(of: DiskCacheFileName.temporary(forDigest: digest)) == .temporary)
+        #expect(DiskCacheFileName.kind(of: DiskCacheFileName.sidecar(forDigest: digest)) == .sidecar)
+        #expect(DiskCacheFileName.kind(of: ".hidden") == .other)
+        #expect(DiskCacheFileName.digest(ofEntry: digest + ".png") == digest)
+        #expect(DiskCacheFileName.digest(ofEntry: digest) == digest)
+        #expect(DiskCacheFileName.digest(ofEntry: digest + "x") == nil)
+        #expect(DiskCacheFileName.digest(ofEntry: "notes.txt") == nil)
+        #expect(DiskCacheFileName.temporary(forDigest: digest) != DiskCacheFileName.temporary(forDigest: digest))
+    }
+}
