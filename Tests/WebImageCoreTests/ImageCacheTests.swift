@@ -106,9 +106,15 @@ import WebImageTestSupport
 
     @Test func concurrentQueriesShareOneReadAndOneDecode() async throws {
         try await storeToDisk(mockData, key: "shared")
+        let cache = self.cache
         let results = await withTaskGroup(of: Image?.self) { group in
             for _ in 0..<20 {
-                group.addTask { try? await self.query("shared", cacheType: .disk).get().image }
+                group.addTask {
+                    let result: Result<ImageCacheQueryResult, WebImageError> = await withCheckedContinuation { continuation in
+                        cache.query(key: "shared", cacheType: .disk) { continuation.resume(returning: $0) }
+                    }
+                    return try? result.get().image
+                }
             }
             var images: [Image?] = []
             for await image in group { images.append(image) }

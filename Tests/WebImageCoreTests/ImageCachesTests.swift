@@ -2,14 +2,23 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WebImageCore
+import WebImageTestSupport
+
+/// A shared, thread-safe list of what the caches were asked.
+private final class Log: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    func removeAll() { entries.withLock { $0.removeAll() } }
+    var all: [String] { entries.withLock { $0 } }
+}
 
 /// A cache that answers from a dictionary, asynchronously, and records what it was asked.
 private final class RecordingCache: ImageCaching, Sendable {
     let name: String
     private let images: Mutex<[String: Image]>
-    let log: Mutex<[String]>
+    let log: Log
 
-    init(_ name: String, images: [String: Image] = [:], log: Mutex<[String]>) {
+    init(_ name: String, images: [String: Image] = [:], log: Log) {
         self.name = name
         self.images = Mutex(images)
         self.log = log
@@ -19,7 +28,7 @@ private final class RecordingCache: ImageCaching, Sendable {
 
     func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType,
                completion: @escaping @Sendable (Result<ImageCacheQueryResult, WebImageError>) -> Void) -> CacheQueryToken {
-        log.withLock { $0.append("\(name) query \(key)") }
+        log.append("\(name) query \(key)")
         let latch = CompletionLatch<ImageCacheQueryResult>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
         let image = images.withLock { $0[key] }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
@@ -30,13 +39,13 @@ private final class RecordingCache: ImageCaching, Sendable {
 
     func store(_ image: Image?, data: Data?, key: String, options: ImageOptions, context: ImageContext,
                cacheType: ImageCacheType, completion: (@Sendable (Result<Void, WebImageError>) -> Void)?) {
-        log.withLock { $0.append("\(name) store \(key)") }
+        log.append("\(name) store \(key)")
         if let image { images.withLock { $0[key] = image } }
         completion?(.success(()))
     }
 
     func remove(key: String, cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
-        log.withLock { $0.append("\(name) remove \(key)") }
+        log.append("\(name) remove \(key)")
         images.withLock { $0[key] = nil }
         completion?()
     }
@@ -46,14 +55,14 @@ private final class RecordingCache: ImageCaching, Sendable {
     }
 
     func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?) {
-        log.withLock { $0.append("\(name) clear") }
+        log.append("\(name) clear")
         images.withLock { $0.removeAll() }
         completion?()
     }
 }
 
 @Suite struct ImageCachesTests {
-    let log = Mutex<[String]>([])
+    private let log = Log()
 
     private func image() throws -> Image {
         Image(pixels: try PixelBuffer(width: 1, height: 1, color: .red), hasAlpha: false)
@@ -72,12 +81,12 @@ private final class RecordingCache: ImageCaching, Sendable {
         let caches = ImageCaches([local, shared])
         let found = try await query(caches, "k").get()
         #expect(found.image === stored)
-        #expect(log.withLock { $0 } == ["local query k", "shared query k"])
+        #expect(log.all == ["local query k", "shared query k"])
 
-        log.withLock { $0.removeAll() }
+        log.removeAll()
         let miss = try await query(caches, "absent").get()
         #expect(miss.image == nil && miss.cacheType == .none)
-        #expect(log.withLock { $0 }.count == 2)
+        #expect(log.all.count == 2)
     }
 
     @Test func storesToTheHighestOnlyAndRemovesFromAll() async throws {
@@ -91,9 +100,9 @@ private final class RecordingCache: ImageCaching, Sendable {
         }
         #expect(found == .disk)
         await withCheckedContinuation { continuation in caches.remove(key: "k", cacheType: .all) { continuation.resume() } }
-        #expect(log.withLock { $0 }.filter { $0.contains("remove") }.count == 2)
+        #expect(log.all.filter { $0.contains("remove") }.count == 2)
         await withCheckedContinuation { continuation in caches.clear(cacheType: .all) { continuation.resume() } }
-        #expect(log.withLock { $0 }.filter { $0.contains("clear") }.count == 2)
+        #expect(log.all.filter { $0.contains("clear") }.count == 2)
     }
 
     @Test func cancellingStopsTheWalkAndCompletesOnce() async throws {
@@ -107,7 +116,7 @@ private final class RecordingCache: ImageCaching, Sendable {
         let delivered = calls.withLock { $0 }
         #expect(delivered.count == 1)
         if case .failure(let error) = delivered.first { #expect(error.code == .cancelled) } else { Issue.record("expected cancelled") }
-        #expect(log.withLock { $0 } == ["a query k"], "the walk stopped at the first cache")
+        #expect(log.all == ["a query k"], "the walk stopped at the first cache")
     }
 
     @Test func emptyComposite() async throws {

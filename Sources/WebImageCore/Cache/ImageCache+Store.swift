@@ -50,7 +50,7 @@ extension ImageCache {
         let encodeOptions = context.encodeOptions ?? ImageEncodeOptions()
         executor.submit { [self] in
             let format = coder.encodingFormat(for: image)
-            do {
+            do throws(WebImageError) {
                 write(try coder.encode(image, as: format, options: encodeOptions), forKey: key, complete: complete)
             } catch {
                 complete(.failure(WebImageError(error.code, "encoding the image for key \(key) failed: \(error.message)")), false)
@@ -60,7 +60,7 @@ extension ImageCache {
 
     private func write(_ data: Data, forKey key: String, complete: @escaping @Sendable (Result<Void, WebImageError>, Bool) -> Void) {
         diskCache.perform { store in
-            do {
+            do throws(WebImageError) {
                 try store.setData(data, forKey: key)
                 complete(.success(()), false)
             } catch {
