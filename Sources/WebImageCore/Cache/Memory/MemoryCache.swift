@@ -57,7 +57,9 @@ public final class MemoryCache: Sendable {
     /// Whether every stored image is also held weakly, so that an evicted image still in use elsewhere is found
     /// again (and put back) by ``image(forKey:)``.
     ///
-    /// Turning it on records the images the cache holds now; turning it off forgets every weak entry.
+    /// Turning it on records the images the cache holds now; turning it off forgets every weak entry. An object
+    /// that is referenced weakly keeps its reference counts in a side allocation, so retaining such an image
+    /// costs one more memory access: leave the map off unless evicted images stay in use elsewhere.
     public var usesWeakMap: Bool {
         get { state.withLock { $0.usesWeakMap } }
         set { state.withLock { $0.setUsesWeakMap(newValue) } }
