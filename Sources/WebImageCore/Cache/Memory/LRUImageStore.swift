@@ -195,14 +195,25 @@ package struct LRUImageStore {
         return image
     }
 
+    /// Relinks a node at the head of the recency list: the hit path, with one uniqueness check of the node array
+    /// rather than one for every link written.
     private mutating func moveToNewest(_ index: Int32) {
-        guard index != newest else { return }
-        unlink(index)
-        nodes[Int(index)].older = newest
-        nodes[Int(index)].newer = Self.none
-        if newest != Self.none { nodes[Int(newest)].newer = index }
+        let head = newest
+        guard index != head else { return }
+        var tail = oldest
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            let i = Int(index)
+            // Not the head, so the list has a head and this node has a newer neighbour.
+            let newer = nodes[i].newer
+            let older = nodes[i].older
+            nodes[Int(newer)].older = older
+            if older != Self.none { nodes[Int(older)].newer = newer } else { tail = newer }
+            nodes[i].newer = Self.none
+            nodes[i].older = head
+            nodes[Int(head)].newer = index
+        }
+        oldest = tail
         newest = index
-        if oldest == Self.none { oldest = index }
     }
 
     private mutating func unlink(_ index: Int32) {
