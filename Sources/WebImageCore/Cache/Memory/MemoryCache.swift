@@ -18,8 +18,9 @@ import Synchronization
 /// With ``usesWeakMap`` on, as SDMemoryCache's weak cache, every stored image is also held weakly: an image
 /// evicted while something else still holds it is found again on a lookup, and goes back into the cache.
 ///
-/// Thread-safe: every method takes one lock, once, for a few pointer updates, and never calls out or blocks
-/// while holding it; images that leave the cache are released after the lock is dropped. No method suspends
+/// Thread-safe: every method takes one lock, once, holds it only for the cache's own bookkeeping (a hash lookup
+/// and a few links on a hit), and never calls out or blocks while holding it; images that leave the cache are
+/// released after the lock is dropped. No method suspends
 /// or hops to another thread, and none can be cancelled, since each returns at once.
 ///
 /// - Complexity: Lookup, insertion, removal and each eviction are O(1). A hit allocates nothing.
