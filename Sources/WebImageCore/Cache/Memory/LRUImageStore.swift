@@ -1,19 +1,19 @@
 /// An exact least-recently-used store of images by key, with a running total of their costs: the strong tier
 /// of ``MemoryCache``.
 ///
-/// The entries live in one contiguous array of nodes linked into a doubly-linked recency list by index, with a
-/// free list for reused slots, and a dictionary from key to node index. A lookup hashes the key once and relinks
-/// two or three nodes in place: it allocates nothing. Limits are not kept here; the owner evicts with
-/// ``removeLeastRecent()`` until its limits hold.
+/// The entries live in slots of contiguous arrays, linked into a doubly-linked recency list by index, with a free
+/// list for reused slots, and a dictionary from key to slot. A lookup hashes the key once and relinks a few nodes
+/// in place: it allocates nothing. The nodes a lookup touches hold only the image and the two links (16 bytes,
+/// four to a cache line); keys and costs, needed only to insert and evict, are kept apart. Freed slots are reused,
+/// so the arrays stay at their largest count (40 bytes a slot) until ``removeAll()``. Limits are not kept here;
+/// the owner evicts with ``removeLeastRecent()`` until its limits hold.
 ///
 /// Not thread-safe: a value owned by one lock. Images that leave the store are handed back to the caller, so
 /// that their memory is released after the lock is dropped.
 package struct LRUImageStore {
-    /// One entry, or a free slot (no image, empty key) when it is on the free list.
+    /// The part of an entry that a lookup touches; no image when the slot is on the free list.
     private struct Node {
-        var key: String
         var image: Image?
-        var cost: Int
         /// The next more recent node, or `none`.
         var newer: Int32
         /// The next less recent node, or `none`; for a free slot, the next free slot.
@@ -23,6 +23,10 @@ package struct LRUImageStore {
     private static let none: Int32 = -1
 
     private var nodes: [Node] = []
+    /// The key of each slot; empty for a free slot.
+    private var keys: [String] = []
+    /// The cost of each slot; 0 for a free slot.
+    private var costs: [Int] = []
     private var indices: [String: Int32] = [:]
     /// The most recent node.
     private var newest: Int32 = LRUImageStore.none
@@ -62,22 +66,26 @@ package struct LRUImageStore {
         if let index = indices[key] {
             let i = Int(index)
             let replaced = nodes[i].image
-            totalCost += cost - nodes[i].cost
+            totalCost += cost - costs[i]
             nodes[i].image = image
-            nodes[i].cost = cost
+            costs[i] = cost
             moveToNewest(index)
             return replaced
         }
-        let node = Node(key: key, image: image, cost: cost, newer: Self.none, older: newest)
+        let node = Node(image: image, newer: Self.none, older: newest)
         let index: Int32
         if firstFree != Self.none {
             index = firstFree
             firstFree = nodes[Int(index)].older
             nodes[Int(index)] = node
+            keys[Int(index)] = key
+            costs[Int(index)] = cost
         } else {
             precondition(nodes.count < Int(Int32.max), "a memory cache holds fewer than 2^31 entries")
             index = Int32(nodes.count)
             nodes.append(node)
+            keys.append(key)
+            costs.append(cost)
         }
         if newest != Self.none { nodes[Int(newest)].newer = index }
         newest = index
@@ -103,7 +111,7 @@ package struct LRUImageStore {
     package mutating func removeLeastRecent() -> Image? {
         guard oldest != Self.none else { return nil }
         let index = oldest
-        indices.removeValue(forKey: nodes[Int(index)].key)
+        indices.removeValue(forKey: keys[Int(index)])
         return free(index)
     }
 
@@ -120,14 +128,14 @@ package struct LRUImageStore {
     ///
     /// - Complexity: O(n).
     package var keysByRecency: [String] {
-        var keys: [String] = []
-        keys.reserveCapacity(count)
+        var ordered: [String] = []
+        ordered.reserveCapacity(count)
         var index = newest
-        while index != Self.none, keys.count <= nodes.count {
-            keys.append(nodes[Int(index)].key)
+        while index != Self.none, ordered.count <= nodes.count {
+            ordered.append(keys[Int(index)])
             index = nodes[Int(index)].older
         }
-        return keys
+        return ordered
     }
 
     /// Every image in the store, in no particular order.
@@ -141,26 +149,30 @@ package struct LRUImageStore {
     package func invariantViolations() -> [String] {
         var problems: [String] = []
         var seen = 0
-        var costs = 0
+        var costSum = 0
         var previous = Self.none
         var index = newest
         while index != Self.none, seen <= nodes.count {
             let node = nodes[Int(index)]
+            let key = keys[Int(index)]
             if node.newer != previous { problems.append("node \(index) links to \(node.newer) as newer, not \(previous)") }
-            if indices[node.key] != index { problems.append("key \(node.key) is not indexed at node \(index)") }
+            if indices[key] != index { problems.append("key \(key) is not indexed at node \(index)") }
             if node.image == nil { problems.append("node \(index) on the recency list has no image") }
-            costs += node.cost
+            costSum += self.costs[Int(index)]
             seen += 1
             previous = index
             index = node.older
         }
         if previous != oldest { problems.append("the list ends at \(previous), the oldest is \(oldest)") }
         if seen != indices.count { problems.append("\(seen) nodes on the list, \(indices.count) keys indexed") }
-        if costs != totalCost { problems.append("costs add up to \(costs), the total says \(totalCost)") }
+        if costSum != totalCost { problems.append("costs add up to \(costSum), the total says \(totalCost)") }
+        if keys.count != nodes.count || costs.count != nodes.count { problems.append("the slot arrays differ in length") }
         var freeSlots = 0
         index = firstFree
         while index != Self.none, freeSlots <= nodes.count {
-            if nodes[Int(index)].image != nil { problems.append("free slot \(index) holds an image") }
+            if nodes[Int(index)].image != nil || !keys[Int(index)].isEmpty || costs[Int(index)] != 0 {
+                problems.append("free slot \(index) holds an entry")
+            }
             freeSlots += 1
             index = nodes[Int(index)].older
         }
@@ -173,24 +185,35 @@ package struct LRUImageStore {
     private mutating func free(_ index: Int32) -> Image? {
         unlink(index)
         let i = Int(index)
-        totalCost -= nodes[i].cost
+        totalCost -= costs[i]
         let image = nodes[i].image.take()
-        nodes[i].key = ""
-        nodes[i].cost = 0
+        keys[i] = ""
+        costs[i] = 0
         nodes[i].newer = Self.none
         nodes[i].older = firstFree
         firstFree = index
         return image
     }
 
+    /// Relinks a node at the head of the recency list: the hit path, with one uniqueness check of the node array
+    /// rather than one for every link written.
     private mutating func moveToNewest(_ index: Int32) {
-        guard index != newest else { return }
-        unlink(index)
-        nodes[Int(index)].older = newest
-        nodes[Int(index)].newer = Self.none
-        if newest != Self.none { nodes[Int(newest)].newer = index }
+        let head = newest
+        guard index != head else { return }
+        var tail = oldest
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            let i = Int(index)
+            // Not the head, so the list has a head and this node has a newer neighbour.
+            let newer = nodes[i].newer
+            let older = nodes[i].older
+            nodes[Int(newer)].older = older
+            if older != Self.none { nodes[Int(older)].newer = newer } else { tail = newer }
+            nodes[i].newer = Self.none
+            nodes[i].older = head
+            nodes[Int(head)].newer = index
+        }
+        oldest = tail
         newest = index
-        if oldest == Self.none { oldest = index }
     }
 
     private mutating func unlink(_ index: Int32) {

@@ -34,24 +34,25 @@ extension MemoryCache {
         }
 
         /// Looks `key` up: the strong tier first; on a miss there, the weak map, whose live image goes back into
-        /// the strong tier (which may evict others).
-        mutating func image(forKey key: String) -> (image: Image?, released: [Image]) {
+        /// the strong tier (which may evict others). `released` is nil on the hit path, so that the caller has
+        /// nothing to release.
+        mutating func image(forKey key: String) -> (image: Image?, released: [Image]?) {
             if let image = store.image(forKey: key) {
                 hits += 1
-                return (image, [])
+                return (image, nil)
             }
             if usesWeakMap, let image = weakMap.image(forKey: key) {
                 hits += 1
                 let cost = image.memoryCost
                 // The cost limit may have shrunk since the image was stored; then it is only handed back.
-                guard isKept(cost: cost) else { return (image, []) }
+                guard isKept(cost: cost) else { return (image, nil) }
                 // The key is absent from the strong tier, so nothing is replaced; the newest entry is never the
                 // one evicted, since it is within a tenth of the cost limit and a count limit is at least 1.
                 _ = store.insert(image, cost: cost, forKey: key)
                 return (image, enforceLimits())
             }
             misses += 1
-            return (nil, [])
+            return (nil, nil)
         }
 
         /// Stores `image` under `key` unless it costs more than a tenth of the cost limit, in which case any

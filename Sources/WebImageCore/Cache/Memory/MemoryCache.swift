@@ -18,8 +18,9 @@ import Synchronization
 /// With ``usesWeakMap`` on, as SDMemoryCache's weak cache, every stored image is also held weakly: an image
 /// evicted while something else still holds it is found again on a lookup, and goes back into the cache.
 ///
-/// Thread-safe: every method takes one lock, once, for a few pointer updates, and never calls out or blocks
-/// while holding it; images that leave the cache are released after the lock is dropped. No method suspends
+/// Thread-safe: every method takes one lock, once, holds it only for the cache's own bookkeeping (a hash lookup
+/// and a few links on a hit), and never calls out or blocks while holding it; images that leave the cache are
+/// released after the lock is dropped. No method suspends
 /// or hops to another thread, and none can be cancelled, since each returns at once.
 ///
 /// - Complexity: Lookup, insertion, removal and each eviction are O(1). A hit allocates nothing.
@@ -57,7 +58,9 @@ public final class MemoryCache: Sendable {
     /// Whether every stored image is also held weakly, so that an evicted image still in use elsewhere is found
     /// again (and put back) by ``image(forKey:)``.
     ///
-    /// Turning it on records the images the cache holds now; turning it off forgets every weak entry.
+    /// Turning it on records the images the cache holds now; turning it off forgets every weak entry. An object
+    /// that is referenced weakly keeps its reference counts in a side allocation, so retaining such an image
+    /// costs one more memory access: leave the map off unless evicted images stay in use elsewhere.
     public var usesWeakMap: Bool {
         get { state.withLock { $0.usesWeakMap } }
         set { state.withLock { $0.setUsesWeakMap(newValue) } }
