@@ -50,7 +50,7 @@ enum DiskCacheFileName {
 
     /// What `name` is.
     static func kind(of name: String) -> Kind {
-        guard name.hasPrefix(".") else { return .entry }
+        guard name.utf8.first == UInt8(ascii: ".") else { return .entry }
         if name.hasSuffix(temporarySuffix) { return .temporary }
         if name.hasSuffix(sidecarSuffix), digest(ofSidecar: name) != nil { return .sidecar }
         return .other

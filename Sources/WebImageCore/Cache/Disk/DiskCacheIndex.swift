@@ -54,6 +54,11 @@ struct DiskCacheIndex {
         return old
     }
 
+    /// Makes room for `count` entries without growing.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
     /// Forgets everything.
     mutating func removeAll() {
         entries.removeAll()

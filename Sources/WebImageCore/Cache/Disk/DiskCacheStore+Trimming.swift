@@ -8,6 +8,7 @@ extension DiskCacheStore {
         index.removeAll()
         knownSidecars.removeAll()
         guard let listing = try? fileSystem.contentsOfDirectory(atPath: directory) else { return }
+        index.reserveCapacity(listing.count)
         let now = clock()
         var sidecars: [(name: String, digest: String, status: DiskFileStatus)] = []
         for item in listing {
