@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WebImageCore
 
@@ -57,5 +58,43 @@ import Testing
         #expect(DiskCacheFileName.digest(ofEntry: digest + "x") == nil)
         #expect(DiskCacheFileName.digest(ofEntry: "notes.txt") == nil)
         #expect(DiskCacheFileName.temporary(forDigest: digest) != DiskCacheFileName.temporary(forDigest: digest))
+    }
+
+    /// The path read straight from a plain `http(s)` key is the one Foundation's parser finds, so that the fast
+    /// path names files exactly as the slow one.
+    @Test(arguments: [
+        "https://placehold.co/50x50.jpg",
+        "http://example.com",
+        "https://example.com/",
+        "https://example.com?x=a.png",
+        "https://example.com#a.png",
+        "https://user:pw@example.com:8080/a/b/photo.webp?size=2&fmt=png#frag.gif",
+        "https://example.com/a.jpg/",
+        "https://example.com/dir.v2/file",
+        "https://example.com/.hidden",
+        "https://example.com/a..b",
+        "https://example.com/a.",
+        "https://example.com/x/y.tar.gz?download=1",
+        "https://cdn.example.com/img/~user/(1)*+,!$&'=@2x.png",
+        "https://example.com/a:b.c:d",
+        "https://example.com/p?q=/x.jpg#y.png",
+    ])
+    func thePlainURLPathMatchesFoundation(key: String) throws {
+        let path = try #require(DiskCache.plainURLPath(key))
+        let url = try #require(URL(string: key))
+        // Foundation drops trailing slashes from the path, which the extension rule ignores anyway.
+        var trimmed = String(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        #expect(trimmed == url.path)
+        #expect(DiskCache.fileExtension(forKey: key) == PathName.pathExtension(url.path).replacingOccurrences(of: ":", with: ""))
+    }
+
+    @Test(arguments: [
+        "https://example.com/a%20b.jpg", "https://example.com/a b.jpg", "https://example.com/é.jpg",
+        "https://example.com/a;p.jpg", "https://[::1]/a.jpg", "https://example.com/a#b#c.jpg", "ftp://example.com/a.jpg",
+        "TestImageKey.jpg",
+    ])
+    func otherKeysGoToFoundation(key: String) {
+        #expect(DiskCache.plainURLPath(key) == nil)
     }
 }

@@ -35,6 +35,10 @@ import WebImageCore
         #expect(ImageCacheKeys.scaleFactor(forKey: "@2x.png") == 1, "keys under 8 characters are not read")
         #expect(ImageCacheKeys.scaleFactor(forKey: "image@2x") == 1)
         #expect(ImageCacheKeys.scaleFactor(forKey: "image.png") == 1)
+        #expect(ImageCacheKeys.scaleFactor(forKey: "image@3x.png?v=@2x.") == 2, "2 is looked for first, as SDWebImage does")
+        #expect(ImageCacheKeys.scaleFactor(forKey: "https://x.org/a%4@2x.png") == 2)
+        #expect(ImageCacheKeys.scaleFactor(forKey: "https://x.org/a%40%403x.png") == 3)
+        #expect(ImageCacheKeys.scaleFactor(forKey: "https://x.org/image@2y.png%40") == 1)
     }
 
     @Test func contextDecodeOptions() {

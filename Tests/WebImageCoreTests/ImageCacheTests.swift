@@ -106,23 +106,24 @@ import WebImageTestSupport
 
     @Test func concurrentQueriesShareOneReadAndOneDecode() async throws {
         try await storeToDisk(mockData, key: "shared")
-        let cache = self.cache
-        let results = await withTaskGroup(of: Image?.self) { group in
-            for _ in 0..<20 {
-                group.addTask {
-                    let result: Result<ImageCacheQueryResult, WebImageError> = await withCheckedContinuation { continuation in
-                        cache.query(key: "shared", cacheType: .disk) { continuation.resume(returning: $0) }
-                    }
-                    return try? result.get().image
-                }
+        // Hold the IO queue so that every query joins the first one's read before it starts.
+        let gate = DispatchSemaphore(value: 0)
+        cache.diskCache.perform { _ in gate.wait() }
+        let results = Mutex<[Image?]>([])
+        let done = DispatchGroup()
+        for _ in 0..<20 {
+            done.enter()
+            cache.query(key: "shared", cacheType: .disk) { result in
+                results.withLock { $0.append(try? result.get().image) }
+                done.leave()
             }
-            var images: [Image?] = []
-            for await image in group { images.append(image) }
-            return images
         }
-        #expect(results.count == 20)
-        #expect(results.allSatisfy { $0 != nil })
-        #expect(coder.decodeCount <= 2, "queries joining a read in flight share its decode (\(coder.decodeCount) decodes)")
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let images = results.withLock { $0 }
+        #expect(images.count == 20)
+        #expect(images.allSatisfy { $0 != nil && $0 === images[0] }, "every query gets the one decoded image")
+        #expect(coder.decodeCount == 1, "queries joining a read in flight share its decode (\(coder.decodeCount) decodes)")
     }
 
     @Test func queriesCancelledBeforeTheReadNeverDecode() async throws {
