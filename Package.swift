@@ -14,11 +14,14 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
+        .library(name: "WebImageCurl", targets: ["WebImageCurl"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // For the tests' loopback HTTP server only.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // C libraries, found through pkg-config; Scripts/setup.sh installs them.
@@ -41,6 +44,12 @@ let package = Package(
             name: "CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
+        // libcurl, with inline wrappers for its variadic functions, which Swift cannot call.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
 
         // C sequences that need setjmp/longjmp (libpng's row reader), kept whole inside C functions.
         .target(
@@ -60,16 +69,27 @@ let package = Package(
             dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CWebImageShims"],
             swiftSettings: strictSettings
         ),
+        // The downloader: libcurl's multi interface on its own thread.
+        .target(
+            name: "WebImageCurl",
+            dependencies: ["WebImageCore", "CCurl"],
+            swiftSettings: strictSettings
+        ),
         // The umbrella module.
         .target(
             name: "WebImage",
-            dependencies: ["WebImageCore", "WebImageCodecs"],
+            dependencies: ["WebImageCore", "WebImageCodecs", "WebImageCurl"],
             swiftSettings: strictSettings
         ),
-        // Fixtures, corrupt-input generators and pixel assertions for the tests.
+        // Fixtures, corrupt-input generators, pixel assertions and the loopback HTTP server for the tests.
         .target(
             name: "WebImageTestSupport",
-            dependencies: ["WebImageCore"],
+            dependencies: [
+                "WebImageCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -90,6 +110,11 @@ let package = Package(
         .testTarget(
             name: "WebImageCodecsTests",
             dependencies: ["WebImageCodecs", "WebImageTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageCurlTests",
+            dependencies: ["WebImageCurl", "WebImageCodecs", "WebImageTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
