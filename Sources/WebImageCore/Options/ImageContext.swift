@@ -15,6 +15,14 @@ public struct ImageContext: Sendable {
     public var originalImageCache: (any ImageCaching)?
     /// The coder to use instead of the manager's registry.
     public var imageCoder: (any ImageCoding)?
+    /// The loader to use instead of the manager's.
+    public var imageLoader: (any ImageLoading)?
+    /// Rewrites or refuses the request before it is sent.
+    public var requestModifier: ImageRequestModifier?
+    /// Rewrites or refuses the response before it is checked.
+    public var responseModifier: ImageResponseModifier?
+    /// Turns the response body into image data before decoding.
+    public var decryptor: ImageDataDecryptor?
     /// Base decode options; the fields below override the same settings.
     public var decodeOptions: ImageDecodeOptions?
     /// The image's scale; values below 1 are ignored (the scale then comes from an `@2x`/`@3x` key).

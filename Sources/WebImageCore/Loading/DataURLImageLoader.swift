@@ -1,0 +1,143 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Loads `data:` URLs (RFC 2397): the bytes come from the URL itself, base64 or percent-encoded, and are decoded
+/// on an executor, never on the caller's thread.
+///
+/// ```swift
+/// let loader = DataURLImageLoader(coder: ImageCoderRegistry.shared)
+/// loader.requestImage(url: URL(string: "data:image/png;base64,iVBORw0...")!, options: [], context: ImageContext(),
+///                     progress: nil) { result in ... }
+/// ```
+///
+/// Thread-safe. Cancellation is checked before the decode and before the completion; a decode in progress runs
+/// to its end and its result is dropped.
+public final class DataURLImageLoader: ImageLoading {
+    /// Decodes the bytes unless the context names another coder.
+    public let coder: any ImageCoding
+    /// Where decoding runs.
+    public let executor: BoundedExecutor
+    /// The most bytes a URL may carry once decoded; larger ones fail with `responseTooLarge`.
+    public let maxDataSize: Int
+
+    public init(coder: any ImageCoding, executor: BoundedExecutor = .decoding, maxDataSize: Int = 64 << 20) {
+        self.coder = coder
+        self.executor = executor
+        self.maxDataSize = maxDataSize
+    }
+
+    public func canRequestImage(for url: URL) -> Bool {
+        url.scheme?.lowercased() == "data"
+    }
+
+    /// Decodes the URL's bytes. Progress is reported once, when the bytes are known; a malformed URL fails with
+    /// `invalidURL`, bytes that do not decode with the coder's error.
+    @discardableResult
+    public func requestImage(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping ImageLoadCompletion
+    ) -> any ImageLoadToken {
+        let latch = CompletionLatch<ImageLoaderResult>(
+            callbackQueue: context.callbackQueue ?? .default,
+            cancellationError: WebImageError(.cancelled, "the load of a data URL was cancelled"),
+            handler: completion
+        )
+        let token = LatchLoadToken(latch: latch)
+        let coder = context.imageCoder ?? coder
+        let decodeOptions = context.decodeOptions(for: options, cacheKey: nil)
+        let decryptor = context.decryptor
+        let limit = maxDataSize
+        let string = url.absoluteString
+        executor.submit {
+            guard !latch.isDone else { return }
+            do throws(WebImageError) {
+                var data = try DataURL.payload(of: string, limit: limit)
+                progress?(ImageLoadProgress(receivedBytes: Int64(data.count), expectedBytes: Int64(data.count)))
+                if let decryptor {
+                    guard let decrypted = decryptor(data, nil) else {
+                        throw WebImageError(.badImageData, "the decryptor refused the data of a data URL")
+                    }
+                    data = decrypted
+                }
+                guard !latch.isDone else { return }
+                let image = try coder.decode(data, options: decodeOptions)
+                latch.finish(.success(ImageLoaderResult(image: image, data: data)))
+            } catch {
+                latch.finish(.failure(error))
+            }
+        }
+        return token
+    }
+}
+
+/// The parts of a `data:` URL.
+enum DataURL {
+    /// The bytes a `data:` URL carries.
+    ///
+    /// - Throws: `invalidURL` when the string is not a data URL or its payload does not decode;
+    ///   `responseTooLarge` when the bytes would exceed `limit`.
+    static func payload(of string: String, limit: Int) throws(WebImageError) -> Data {
+        guard string.utf8.count >= 5, string.prefix(5).lowercased() == "data:",
+              let comma = string.firstIndex(of: ",")
+        else {
+            throw WebImageError(.invalidURL, "not a data URL: \(preview(string))")
+        }
+        let header = string[string.index(string.startIndex, offsetBy: 5)..<comma]
+        let body = string[string.index(after: comma)...]
+        let isBase64 = header.split(separator: ";").contains { $0.lowercased() == "base64" }
+        // Base64 carries 3 bytes in 4 characters; percent-encoding at least 1 in 3.
+        let bound = isBase64 ? body.utf8.count / 4 * 3 : body.utf8.count
+        if bound > limit, !isBase64 || (body.utf8.count - 3) / 4 * 3 > limit {
+            throw WebImageError(.responseTooLarge, "a data URL of \(body.utf8.count) characters is over the \(limit)-byte limit")
+        }
+        guard let bytes = percentDecoded(body.utf8) else {
+            throw WebImageError(.invalidURL, "the payload of a data URL has a bad percent escape: \(preview(string))")
+        }
+        guard isBase64 else { return bytes }
+        guard let data = Data(base64Encoded: bytes, options: .ignoreUnknownCharacters) else {
+            throw WebImageError(.invalidURL, "the base64 payload of a data URL does not decode: \(preview(string))")
+        }
+        guard data.count <= limit else {
+            throw WebImageError(.responseTooLarge, "a data URL of \(data.count) bytes is over the \(limit)-byte limit")
+        }
+        return data
+    }
+
+    /// The bytes of `text` with every `%XX` escape replaced by the byte it names; nil for a broken escape.
+    static func percentDecoded(_ text: Substring.UTF8View) -> Data? {
+        var bytes = Data()
+        bytes.reserveCapacity(text.count)
+        var iterator = text.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The start of a long URL, for messages.
+    static func preview(_ string: String) -> String {
+        string.count > 64 ? String(string.prefix(64)) + "..." : string
+    }
+}

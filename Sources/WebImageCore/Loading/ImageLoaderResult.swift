@@ -1,0 +1,21 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a loader delivers: the decoded image, the bytes it came from, and the response when there was one.
+public struct ImageLoaderResult: Sendable {
+    /// The decoded image.
+    public var image: Image
+    /// The encoded bytes (after the decryptor, when there is one).
+    public var data: Data
+    /// The HTTP response, for network loads.
+    public var response: ImageResponse?
+
+    public init(image: Image, data: Data, response: ImageResponse? = nil) {
+        self.image = image
+        self.data = data
+        self.response = response
+    }
+}
