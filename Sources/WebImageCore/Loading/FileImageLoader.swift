@@ -1,0 +1,102 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Loads `file:` URLs from the local file system, for setups that allow it (the downloader refuses `file:`
+/// unless told otherwise, as a server must not read its own files for a client).
+///
+/// The file is read and decoded on an executor, never on the caller's thread. Files larger than
+/// ``maxFileSize`` fail with `responseTooLarge` before they are read.
+///
+/// Thread-safe. Cancellation is checked before the read, before the decode and before the completion.
+public final class FileImageLoader: ImageLoading {
+    /// Decodes the bytes unless the context names another coder.
+    public let coder: any ImageCoding
+    /// Where reading and decoding run.
+    public let executor: BoundedExecutor
+    /// The largest file read, in bytes.
+    public let maxFileSize: Int
+
+    public init(coder: any ImageCoding, executor: BoundedExecutor = .decoding, maxFileSize: Int = 64 << 20) {
+        self.coder = coder
+        self.executor = executor
+        self.maxFileSize = maxFileSize
+    }
+
+    public func canRequestImage(for url: URL) -> Bool {
+        url.isFileURL
+    }
+
+    /// Reads and decodes the file. A missing or unreadable file fails with `diskIO`, a directory or a URL
+    /// that is not a `file:` URL with `invalidURL`.
+    @discardableResult
+    public func requestImage(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping ImageLoadCompletion
+    ) -> any ImageLoadToken {
+        let latch = CompletionLatch<ImageLoaderResult>(
+            callbackQueue: context.callbackQueue ?? .default,
+            cancellationError: WebImageError(.cancelled, "the load of \(url.path) was cancelled"),
+            handler: completion
+        )
+        let coder = context.imageCoder ?? coder
+        let decodeOptions = context.decodeOptions(for: options, cacheKey: url.absoluteString)
+        let decryptor = context.decryptor
+        let limit = maxFileSize
+        executor.submit {
+            guard !latch.isDone else { return }
+            do throws(WebImageError) {
+                var data = try Self.read(url, limit: limit)
+                progress?(ImageLoadProgress(receivedBytes: Int64(data.count), expectedBytes: Int64(data.count)))
+                if let decryptor {
+                    guard let decrypted = decryptor(data, nil) else {
+                        throw WebImageError(.badImageData, "the decryptor refused the data of \(url.path)")
+                    }
+                    data = decrypted
+                }
+                guard !latch.isDone else { return }
+                let image = try coder.decode(data, options: decodeOptions)
+                latch.finish(.success(ImageLoaderResult(image: image, data: data)))
+            } catch {
+                latch.finish(.failure(error))
+            }
+        }
+        return LatchLoadToken(latch: latch)
+    }
+
+    /// The bytes of the file at `url`, checked against `limit` before reading.
+    static func read(_ url: URL, limit: Int) throws(WebImageError) -> Data {
+        guard url.isFileURL else { throw WebImageError(.invalidURL, "not a file URL: \(url.absoluteString)") }
+        let path = url.path
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw WebImageError(.diskIO, "cannot read \(path): \(error.localizedDescription)")
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw WebImageError(.invalidURL, "\(path) is not a regular file")
+        }
+        let size = (attributes[.size] as? Int) ?? (attributes[.size] as? UInt64).map { Int(clamping: $0) }
+            ?? (attributes[.size] as? Int64).map { Int(clamping: $0) }
+        if let size, size > limit {
+            throw WebImageError(.responseTooLarge, "\(path) has \(size) bytes, over the \(limit)-byte limit")
+        }
+        do {
+            let data = try Data(contentsOf: url)
+            guard data.count <= limit else {
+                throw WebImageError(.responseTooLarge, "\(path) has \(data.count) bytes, over the \(limit)-byte limit")
+            }
+            return data
+        } catch let error as WebImageError {
+            throw error
+        } catch {
+            throw WebImageError(.diskIO, "cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+}
