@@ -1,0 +1,71 @@
+import WebImageCore
+
+/// The settings of an ``ImageDownloader``, as SDWebImage's `SDWebImageDownloaderConfig`, with the defaults a
+/// server needs: bounded time, bounded size, verified TLS, only `http` and `https`.
+///
+/// A downloader copies its configuration when it is made; changing this value later has no effect on it.
+public struct ImageDownloaderConfig: Sendable {
+    /// The order in which waiting downloads of equal priority start.
+    public enum ExecutionOrder: Sendable, Hashable {
+        /// First in, first out.
+        case fifo
+        /// Last in, first out: the newest request starts next, as a scrolling list wants.
+        case lifo
+    }
+
+    /// How many transfers run at once; the others wait, highest priority first. At least 1.
+    public var maxConcurrentDownloads = 6
+    /// The order among waiting transfers of the same priority.
+    public var executionOrder = ExecutionOrder.fifo
+    /// Seconds to establish a connection (DNS, TCP and TLS).
+    public var connectTimeout: Double = 10
+    /// Seconds for a whole transfer, redirects included.
+    public var downloadTimeout: Double = 15
+    /// Seconds without a byte received after which a transfer fails with `timedOut`.
+    public var stallTimeout: Double = 10
+    /// Status codes that count as success; others fail with `invalidDownloadStatusCode` and the status.
+    public var acceptableStatusCodes: Set<Int> = Set(200..<300)
+    /// Media types (`image/png`, lowercased) that count as success; nil accepts any. A response without a
+    /// `Content-Type` is not checked.
+    public var acceptableContentTypes: Set<String>?
+    /// The least growth of the received fraction (0...1) between two progress reports, as SDWebImage's
+    /// setting; 0 reports every chunk. The last report always comes. Ignored when the length is unknown.
+    public var minimumProgressInterval: Double = 0
+    /// Header fields sent with every request, before the request modifier runs.
+    public var httpHeaders: [HTTPHeader] = ImageDownloaderConfig.defaultHeaders
+    /// A user name and password for HTTP basic authentication, sent with every request.
+    public var credentials: ImageDownloaderCredentials?
+    /// The largest body accepted, in bytes, checked against `Content-Length` and while receiving; larger ones
+    /// fail with `responseTooLarge`.
+    public var maxResponseSize = 64 << 20
+    /// Whether `file:` URLs are loaded; off, as a server must not read its own files for a client.
+    public var allowsFileURLs = false
+    /// The most redirects followed, only ever to `http` and `https`; more fail with `tooManyRedirects`.
+    public var maxRedirects = 10
+    /// The most connections open to one host at once; 0 for no limit.
+    public var maxConnectionsPerHost = 6
+    /// The most connections open at once; 0 for no limit.
+    public var maxTotalConnections = 64
+
+    public init() {}
+
+    /// The formats the library decodes, best first, then anything else.
+    public static let acceptHeader = "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"
+
+    /// `Accept` listing the formats the library decodes, and a `User-Agent` naming the library.
+    public static let defaultHeaders = [
+        HTTPHeader(name: "Accept", value: acceptHeader),
+        HTTPHeader(name: "User-Agent", value: "swift-web-image/\(WebImageVersion.current)"),
+    ]
+}
+
+/// A user name and password for HTTP basic authentication.
+public struct ImageDownloaderCredentials: Sendable, Hashable {
+    public var user: String
+    public var password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
