@@ -23,6 +23,8 @@ public struct ImageContext: Sendable {
     public var responseModifier: ImageResponseModifier?
     /// Turns the response body into image data before decoding.
     public var decryptor: ImageDataDecryptor?
+    /// The validators of a cached copy, to make the request conditional.
+    public var revalidation: ImageRevalidation?
     /// Base decode options; the fields below override the same settings.
     public var decodeOptions: ImageDecodeOptions?
     /// The image's scale; values below 1 are ignored (the scale then comes from an `@2x`/`@3x` key).

@@ -1,0 +1,33 @@
+import WebImageCore
+
+/// The checks a response passes before its body is decoded, in SDWebImage's order: a `304` to a conditional
+/// request, the status code, then the media type.
+package enum DownloadResponseCheck {
+    /// Nil when `response` is acceptable under `config`; else the error that fails the load.
+    ///
+    /// - Parameters:
+    ///   - response: The response after the response modifier.
+    ///   - config: The acceptable status codes and media types.
+    ///   - isConditional: Whether the request carried validators (a `304` then means the cached copy is good).
+    package static func failure(
+        for response: ImageResponse,
+        config: ImageDownloaderConfig,
+        isConditional: Bool
+    ) -> WebImageError? {
+        let url = response.url.absoluteString
+        if response.statusCode == 304, isConditional {
+            return WebImageError(.cacheNotModified, "\(url) was not modified since the cached copy")
+        }
+        if response.statusCode > 0, !config.acceptableStatusCodes.contains(response.statusCode) {
+            return WebImageError(
+                .invalidDownloadStatusCode,
+                "\(url) answered with status \(response.statusCode)",
+                statusCode: response.statusCode
+            )
+        }
+        if let accepted = config.acceptableContentTypes, let type = response.mediaType, !accepted.contains(type) {
+            return WebImageError(.invalidDownloadContentType, "\(url) sent \(type), which is not accepted")
+        }
+        return nil
+    }
+}
