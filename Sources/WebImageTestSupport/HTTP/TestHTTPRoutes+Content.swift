@@ -1,0 +1,81 @@
+import NIOHTTP1
+import NIOHTTPCompression
+
+/// The routes that serve bodies as they should be served.
+///
+/// - `/image/<name>`: a fixture (``TestHTTPFixtureCatalog``), its Content-Type from the extension, Content-Length.
+/// - `/generated?bytes=N[&seed=S]`: N deterministic pseudo-random bytes (SplitMix64 from S, default 1) as
+///   `application/octet-stream`. Not an image: this target cannot encode images; real images come from `/image/`.
+/// - `/status/<code>`: that status with a short text body (none for 1xx, 204 and 304).
+/// - `/chunked/<name>`: the fixture as a chunked body in four parts, without Content-Length.
+/// - `/content-type/<name>?type=T`: the fixture served with Content-Type T (header left out when T is empty).
+/// - `/gzip/<name>`: the fixture gzip-compressed with `Content-Encoding: gzip` when the request's Accept-Encoding
+///   allows it, else as it is; `Vary: Accept-Encoding` either way.
+extension TestHTTPRoutes {
+    /// The response header that marks a response for compression; the compressor removes it.
+    static let compressMarker = "x-test-server-compress"
+
+    func registerContentRoutes(_ fixtures: TestHTTPFixtureCatalog) {
+        registerPrefix("/image/") { request, responder in
+            guard let entry = fixtures.entry(request.remainder) else {
+                return responder.respond(status: 404, text: "no fixture \(request.remainder)\n")
+            }
+            responder.respond(status: 200, headers: [("Content-Type", entry.contentType)], body: entry.bytes)
+        }
+        register("/generated") { request, responder in
+            let count = max(0, min(request.int("bytes", default: 1024), 256 << 20))
+            var random = SplitMix64(seed: UInt64(max(0, request.int("seed", default: 1))))
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(count)
+            for _ in 0..<count { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
+            responder.respond(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+        }
+        registerPrefix("/status/") { request, responder in
+            guard let code = Int(request.remainder), (100...999).contains(code) else {
+                return responder.respond(status: 400, text: "bad status \(request.remainder)\n")
+            }
+            if TestHTTPResponder.statusAllowsBody(code) {
+                responder.respond(status: code, text: "status \(code)\n")
+            } else {
+                responder.respond(status: code)
+            }
+        }
+        registerPrefix("/chunked/") { request, responder in
+            guard let entry = fixtures.entry(request.remainder) else {
+                return responder.respond(status: 404, text: "no fixture \(request.remainder)\n")
+            }
+            responder.writeHead(status: 200, headers: [("Content-Type", entry.contentType)])
+            let part = max(1, (entry.bytes.count + 3) / 4)
+            var start = 0
+            while start < entry.bytes.count {
+                let end = min(start + part, entry.bytes.count)
+                responder.writeBody(entry.bytes[start..<end])
+                start = end
+            }
+            responder.end()
+        }
+        registerPrefix("/content-type/") { request, responder in
+            guard let entry = fixtures.entry(request.remainder) else {
+                return responder.respond(status: 404, text: "no fixture \(request.remainder)\n")
+            }
+            let type = request.query["type"] ?? "application/octet-stream"
+            responder.respond(status: 200, headers: type.isEmpty ? [] : [("Content-Type", type)], body: entry.bytes)
+        }
+        registerPrefix("/gzip/") { request, responder in
+            guard let entry = fixtures.entry(request.remainder) else {
+                return responder.respond(status: 404, text: "no fixture \(request.remainder)\n")
+            }
+            let headers = [("Content-Type", entry.contentType), ("Vary", "Accept-Encoding"), (Self.compressMarker, "1")]
+            responder.respond(status: 200, headers: headers, body: entry.bytes)
+        }
+    }
+
+    /// For `HTTPResponseCompressor`: compress only the responses that carry the marker, and strip the marker.
+    static func compressionIntent(
+        _ head: inout HTTPResponseHead, _ supported: Bool
+    ) -> HTTPResponseCompressor.CompressionIntent {
+        guard head.headers.contains(name: compressMarker) else { return .doNotCompress }
+        head.headers.remove(name: compressMarker)
+        return .compressIfPossible
+    }
+}
