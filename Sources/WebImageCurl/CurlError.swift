@@ -9,6 +9,8 @@ enum CurlError {
         case responseTooLarge(limit: Int64)
         /// The transfer was cancelled.
         case cancelled
+        /// No byte arrived for the request's stall timeout.
+        case stalled(Duration)
     }
 
     /// The one mapping from a curl failure to a ``WebImageError``.
@@ -18,16 +20,25 @@ enum CurlError {
     ///   - abort: The engine's own reason, which wins over the code curl reports for it.
     ///   - detail: curl's error-buffer text; `curl_easy_strerror` is used when it is empty.
     ///   - url: The request's URL, named in the message.
-    static func map(_ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String) -> WebImageError {
+    ///   - redirected: Whether the transfer followed a redirect; a scheme refused after one is a redirect to a scheme
+    ///     that is not allowed, which is `tooManyRedirects` (the URL the caller asked for had an allowed scheme).
+    static func map(
+        _ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String, redirected: Bool = false
+    ) -> WebImageError {
         switch abort {
         case .cancelled?:
             return WebImageError(.cancelled, "the transfer of \(url) was cancelled")
         case .responseTooLarge(let limit)?:
             return WebImageError(.responseTooLarge, "the response from \(url) is larger than \(limit) bytes")
+        case .stalled(let limit)?:
+            return WebImageError(.timedOut, "no data received from \(url) for \(limit)")
         case nil:
             break
         }
         let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if code == CURLE_UNSUPPORTED_PROTOCOL, redirected {
+            return WebImageError(.tooManyRedirects, "a redirect to a scheme that is not allowed: \(text) (\(url))")
+        }
         return WebImageError(kind(of: code), "\(text) (\(url))")
     }
 

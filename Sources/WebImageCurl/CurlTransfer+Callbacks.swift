@@ -17,7 +17,22 @@ let curlTransferHeader: wi_curl_data_callback = { buffer, size, count, context i
     return size * count
 }
 
+/// curl's progress callback, called at least once a second: stops a transfer that received nothing for its stall
+/// timeout. curl's own low-speed check averages over a window of several seconds, so on its own it fires late.
+let curlTransferProgress: wi_curl_progress_callback = { context, _, _, _, _ in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.checkStall() ? 0 : 1
+}
+
 extension CurlTransfer {
+    /// Whether the transfer may go on; false (recording why) when it received nothing for the stall timeout.
+    func checkStall() -> Bool {
+        guard ContinuousClock.now - lastActivity >= request.stallTimeout else { return true }
+        abort = .stalled(request.stallTimeout)
+        return false
+    }
+
     /// Appends a body chunk; returns the count consumed, or 0 to make curl stop (size limit).
     func receive(_ chunk: UnsafeRawBufferPointer) -> Int {
         deliverResponseIfNeeded()
@@ -26,6 +41,7 @@ extension CurlTransfer {
             return 0
         }
         body.append(contentsOf: chunk)
+        lastActivity = .now
         sink.didReceive(
             bytesSoFar: Int64(body.count), expected: response?.expectedContentLength ?? -1, chunk: chunk
         )
@@ -34,6 +50,7 @@ extension CurlTransfer {
 
     /// Records a header line; a status line starts a new response, so only the last response's headers remain.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        lastActivity = .now
         var line = String(decoding: bytes, as: UTF8.self)
         while let last = line.last, last.isNewline { line.removeLast() }
         if line.hasPrefix("HTTP/") {

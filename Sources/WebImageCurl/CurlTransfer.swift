@@ -28,6 +28,8 @@ final class CurlTransfer {
     var response: CurlResponse?
     /// Why the engine stopped the transfer, when it did.
     var abort: CurlError.Abort?
+    /// When the transfer last received a byte (or started), for the stall check.
+    var lastActivity = ContinuousClock.now
 
     /// Makes the context and its easy handle; nil when curl cannot make a handle.
     init?(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, counters: CurlLiveCounters) {
@@ -113,7 +115,11 @@ final class CurlTransfer {
     /// The transfer's outcome for curl's result code.
     func result(for code: CURLcode) -> Result<CurlTransferResult, WebImageError> {
         guard code == CURLE_OK, abort == nil else {
-            return .failure(CurlError.map(code, abort: abort, detail: errorText, url: request.url))
+            var redirects = 0
+            _ = wi_curl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+            return .failure(
+                CurlError.map(code, abort: abort, detail: errorText, url: request.url, redirected: redirects > 0)
+            )
         }
         deliverResponseIfNeeded()
         guard let response else {
