@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -120,5 +121,39 @@ import WebImageTestSupport
         #expect(sink.completionCount == 1 && sink.errorCode == .cancelled)
         #expect(counters?.isEmpty == true)
         await listener.stop()
+    }
+
+    @Test func invalidateFromASinkOnTheCurlThread() async throws {
+        let engine = try CurlEngine()
+        let counters = engine.liveCounters
+        let listener = try RawTCPListener(.silent)
+        let other = RecordingSink()
+        engine.start(CurlRequest(url: listener.url), sink: other)
+        #expect(await waitUntil(timeout: .seconds(5)) { listener.acceptedCount == 1 })
+        let invalidating = InvalidatingSink(engine: engine)
+        var request = CurlRequest(url: Fixtures.url("png/gray8.png").absoluteString)
+        request.allowsFileScheme = true
+        engine.start(request, sink: invalidating)
+        #expect(await waitUntil(timeout: .seconds(5)) { other.completionCount == 1 && counters.isEmpty })
+        #expect(other.errorCode == .cancelled)
+        #expect(invalidating.completions.withLock { $0 } == 1)
+        await listener.stop()
+    }
+}
+
+/// Invalidates the engine from its own completion, on the curl thread.
+private final class InvalidatingSink: CurlTransferSink {
+    let engine: CurlEngine
+    let completions = Mutex(0)
+
+    init(engine: CurlEngine) {
+        self.engine = engine
+    }
+
+    func didReceiveResponse(_ response: CurlResponse) {}
+    func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {}
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+        completions.withLock { $0 += 1 }
+        engine.invalidate()
     }
 }

@@ -136,3 +136,32 @@ import WebImageTestSupport
         }
     }
 }
+
+extension CurlEngineServerTests {
+    @Test func concurrentStartsWithRandomCancelsAndDelaysCompleteOnce() async throws {
+        try await withTestHTTPServer { server in
+            var sinks: [RecordingSink] = []
+            var ids: [CurlTransferID] = []
+            var generator = SystemRandomNumberGenerator()
+            for index in 0..<300 {
+                let path = index.isMultiple(of: 2)
+                    ? "/generated?bytes=20000&seed=\(index)" : "/drip?bytes=4000&chunks=4&interval_ms=5"
+                let sink = RecordingSink()
+                ids.append(engine.start(request(server, path), sink: sink))
+                sinks.append(sink)
+                if Int.random(in: 0..<4, using: &generator) == 0, let victim = ids.randomElement(using: &generator) {
+                    engine.cancel(victim)
+                }
+                if index.isMultiple(of: 50) { try await Task.sleep(for: .milliseconds(Int.random(in: 0..<20))) }
+            }
+            let all = sinks
+            #expect(await waitUntil(timeout: .seconds(30)) { all.allSatisfy { $0.completionCount > 0 } })
+            engine.invalidate()
+            #expect(all.allSatisfy { $0.completionCount == 1 && $0.snapshot.eventsAfterCompletion == 0 })
+            for sink in all {
+                if case .failure(let error)? = sink.result { #expect(error.code == .cancelled) }
+            }
+            #expect(engine.liveCounters.isEmpty)
+        }
+    }
+}
