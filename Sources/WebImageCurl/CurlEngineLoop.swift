@@ -32,7 +32,8 @@ final class CurlEngineLoop: @unchecked Sendable {
     /// as ended (its last step).
     func run() {
         makeShare()
-        let timeout = Int32(clamping: configuration.pollTimeout.components.seconds * 1000)
+        let (seconds, attoseconds) = configuration.pollTimeout.components
+        let timeout = max(1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
         while true {
             let (commands, shuttingDown) = inbox.take()
             if shuttingDown {
