@@ -76,4 +76,9 @@ static inline CURLcode wi_curl_msg_result(const CURLMsg *message) {
     return message->data.result;
 }
 
+// CURLAUTH_BASIC is a macro with a cast and a shift, which Swift does not import.
+static inline long wi_curl_auth_basic(void) {
+    return (long)CURLAUTH_BASIC;
+}
+
 #endif

@@ -1,0 +1,26 @@
+extension CurlEngine {
+    /// The order among waiting transfers of equal priority.
+    package enum ExecutionOrder: Sendable {
+        /// First in, first out.
+        case fifo
+        /// Last in, first out.
+        case lifo
+    }
+
+    /// How an engine schedules transfers and pools connections.
+    package struct Configuration: Sendable {
+        /// Transfers running at once; the rest wait in the engine, ordered by priority and ``executionOrder``.
+        package var maxConcurrentTransfers = 6
+        /// First in, first out (the default), or last in, first out, among waiting transfers of equal priority.
+        package var executionOrder: ExecutionOrder = .fifo
+        /// Connections to one host at once (`CURLMOPT_MAX_HOST_CONNECTIONS`); 0 for no limit.
+        package var maxConnectionsPerHost = 6
+        /// Connections at once (`CURLMOPT_MAX_TOTAL_CONNECTIONS`); 0 for no limit.
+        package var maxTotalConnections = 0
+        /// The longest the curl thread sleeps in `curl_multi_poll` when nothing happens; posts and curl's own timers
+        /// wake it sooner.
+        package var pollTimeout: Duration = .seconds(30)
+
+        package init() {}
+    }
+}

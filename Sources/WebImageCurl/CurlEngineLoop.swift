@@ -1,0 +1,162 @@
+import CCurl
+import WebImageCore
+
+/// What the curl thread owns: the multi and share handles, the waiting queue and the running transfers, and the
+/// loop around `curl_multi_poll`.
+///
+/// `@unchecked Sendable`: made on the thread that creates the engine and handed to the curl thread when that thread
+/// starts (`pthread_create` orders the two); from then on only the curl thread touches it.
+final class CurlEngineLoop: @unchecked Sendable {
+    private struct Waiting {
+        var request: CurlRequest
+        var sink: any CurlTransferSink
+    }
+
+    private let inbox: CurlEngineInbox
+    private let counters: CurlLiveCounters
+    private let configuration: CurlEngine.Configuration
+    private let multi: UnsafeMutableRawPointer
+    private var share: UnsafeMutableRawPointer?
+    private var waiting: CurlWaitingQueue<Waiting>
+    private var running: [CurlTransferID: CurlTransfer] = [:]
+
+    init(multi: UnsafeMutableRawPointer, inbox: CurlEngineInbox, counters: CurlLiveCounters, configuration: CurlEngine.Configuration) {
+        self.multi = multi
+        self.inbox = inbox
+        self.counters = counters
+        self.configuration = configuration
+        waiting = CurlWaitingQueue(order: configuration.executionOrder)
+    }
+
+    /// The curl thread's body: runs until shutdown, then cancels everything, frees every handle and counts the thread
+    /// as ended (its last step).
+    func run() {
+        makeShare()
+        let (seconds, attoseconds) = configuration.pollTimeout.components
+        let timeout = max(1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        while true {
+            let (commands, shuttingDown) = inbox.take()
+            if shuttingDown {
+                for command in commands { discard(command) }
+                break
+            }
+            for command in commands { apply(command) }
+            startWaiting()
+            var stillRunning: Int32 = 0
+            _ = curl_multi_perform(multi, &stillRunning)
+            finishDone()
+            if !waiting.isEmpty, running.count < configuration.maxConcurrentTransfers {
+                continue
+            }
+            _ = curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+        tearDown()
+        counters.threadEnded()
+    }
+
+    private func apply(_ command: CurlEngineInbox.Command) {
+        switch command {
+        case .add(let id, let request, let sink):
+            waiting.enqueue(Waiting(request: request, sink: sink), id: id, priority: request.priority)
+        case .cancel(let id):
+            if let entry = waiting.remove(id) {
+                entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)))
+            } else if let transfer = running[id] {
+                remove(transfer)
+                transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)))
+            }
+        case .setPriority(let id, let priority):
+            waiting.setPriority(id, priority)
+        }
+    }
+
+    /// A command that arrived with shutdown: an added transfer completes cancelled; the rest mean nothing now.
+    private func discard(_ command: CurlEngineInbox.Command) {
+        if case .add(_, let request, let sink) = command {
+            sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: request.url)))
+        }
+    }
+
+    /// Starts waiting transfers while slots are free.
+    private func startWaiting() {
+        while running.count < configuration.maxConcurrentTransfers, let next = waiting.dequeue() {
+            start(id: next.id, request: next.element.request, sink: next.element.sink)
+        }
+    }
+
+    private func start(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink) {
+        guard let transfer = CurlTransfer(id: id, request: request, sink: sink, counters: counters) else {
+            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")))
+            return
+        }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        do {
+            try transfer.configure(context: context, share: share)
+        } catch {
+            sink.didComplete(.failure(error))
+            return
+        }
+        // The one retain of the context, released in `remove`.
+        _ = Unmanaged.passRetained(transfer)
+        let code = curl_multi_add_handle(multi, transfer.easy)
+        guard code == CURLM_OK else {
+            Unmanaged.passUnretained(transfer).release()
+            let reason = String(cString: curl_multi_strerror(code))
+            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(request.url))")))
+            return
+        }
+        running[id] = transfer
+    }
+
+    /// Completes the transfers curl reports done.
+    private func finishDone() {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = wi_curl_msg_result(message)
+            var pointer: UnsafeMutableRawPointer?
+            guard wi_curl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else {
+                continue
+            }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
+            let result = transfer.result(for: code)
+            remove(transfer)
+            transfer.sink.didComplete(result)
+        }
+    }
+
+    /// Takes a running transfer out of the multi handle and releases the context's one retain.
+    private func remove(_ transfer: CurlTransfer) {
+        _ = curl_multi_remove_handle(multi, transfer.easy)
+        running[transfer.id] = nil
+        Unmanaged.passUnretained(transfer).release()
+    }
+
+    /// Cancels every transfer, running or waiting, and frees every handle.
+    private func tearDown() {
+        for transfer in Array(running.values) {
+            remove(transfer)
+            transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)))
+        }
+        for entry in waiting.removeAll() {
+            entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)))
+        }
+        inbox.waitForWakers()
+        for command in inbox.take().commands { discard(command) }
+        if let share {
+            curl_share_cleanup(share)
+            counters.handleClosed()
+            self.share = nil
+        }
+        curl_multi_cleanup(multi)
+        counters.handleClosed()
+    }
+
+    /// The cookie store shared by the transfers that use cookies; touched only on this thread, so it needs no locks.
+    private func makeShare() {
+        guard let share = curl_share_init() else { return }
+        _ = wi_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        counters.handleOpened()
+        self.share = share
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import WebImageCore
+
+/// One HTTP (or, when allowed, `file:`) request as the curl engine runs it: what to send and the limits that
+/// bound the transfer.
+///
+/// A value type with no C in it; the engine turns it into easy-handle options on its own thread.
+package struct CurlRequest: Sendable {
+    /// Where a waiting transfer stands in the engine's queue: high before normal before low.
+    package enum Priority: Int, Sendable, Comparable, CaseIterable {
+        case low = 0
+        case normal = 1
+        case high = 2
+
+        package static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// A user name and password sent with HTTP basic authentication.
+    package struct Credentials: Sendable, Hashable {
+        package var user: String
+        package var password: String
+
+        package init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+    }
+
+    /// The URL, as an absolute string.
+    package var url: String
+    /// The HTTP method; `GET` unless set.
+    package var method: String = "GET"
+    /// Request headers in order; a name may repeat.
+    package var headers: [(name: String, value: String)] = []
+    /// The request body, sent as is.
+    package var body: Data?
+    /// How long the connection (DNS, TCP, TLS) may take.
+    package var connectTimeout: Duration = .seconds(10)
+    /// How long the whole transfer may take.
+    package var totalTimeout: Duration = .seconds(15)
+    /// How long the transfer may go without receiving a byte (curl's low-speed limit of 1 byte a second, counted in
+    /// whole seconds, at least 1).
+    package var stallTimeout: Duration = .seconds(10)
+    /// The largest body accepted, checked against an announced length and while streaming.
+    package var maxResponseSize: Int64 = 64 * 1024 * 1024
+    /// Whether `file:` URLs are allowed in addition to `http:` and `https:`. Redirects never go to `file:`.
+    package var allowsFileScheme = false
+    /// The most redirects followed; redirects go only to `http:` and `https:`.
+    package var maxRedirects = 10
+    /// Whether the server's certificate and host name are verified.
+    package var verifiesTLS = true
+    /// Basic-authentication credentials.
+    package var credentials: Credentials?
+    /// Whether the engine's cookie store is used (sends its cookies, keeps the response's).
+    package var usesCookies = false
+    /// The priority among waiting transfers.
+    package var priority: Priority = .normal
+
+    package init(url: String) {
+        self.url = url
+    }
+
+    /// The protocols curl may use for this request.
+    var allowedProtocols: String { allowsFileScheme ? "http,https,file" : "http,https" }
+}

@@ -1,0 +1,121 @@
+import CCurl
+import Foundation
+import WebImageCore
+
+extension CurlTransfer {
+    /// Sets the easy handle's options from the request. Curl thread only.
+    ///
+    /// - Parameters:
+    ///   - context: The opaque reference to this context that the callbacks and `CURLOPT_PRIVATE` carry.
+    ///   - share: The engine's cookie share handle, used when the request asks for cookies.
+    /// - Throws: `invalidDownloadOperation` when curl refuses an option, naming it.
+    func configure(context: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) throws(WebImageError) {
+        let request = request
+        try set(CURLOPT_NOSIGNAL, 1)
+        try setString(CURLOPT_URL, request.url)
+        try setString(CURLOPT_PROTOCOLS_STR, request.allowedProtocols)
+        try setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_MAXREDIRS, request.maxRedirects)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connectTimeout))
+        try set(CURLOPT_TIMEOUT_MS, milliseconds(request.totalTimeout))
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, max(1, Int(request.stallTimeout.components.seconds)))
+        try check(
+            wi_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseSize)),
+            "CURLOPT_MAXFILESIZE_LARGE"
+        )
+        try set(CURLOPT_SSL_VERIFYPEER, request.verifiesTLS ? 1 : 0)
+        try set(CURLOPT_SSL_VERIFYHOST, request.verifiesTLS ? 2 : 0)
+        try setString(CURLOPT_ACCEPT_ENCODING, "")
+        // Waiting for a connection to show whether it multiplexes pays only where HTTP/2 can be negotiated (TLS with
+        // ALPN); over plain http the wait lasts until the first response, holding every other transfer to the host.
+        if request.url.lowercased().hasPrefix("https:") {
+            try set(CURLOPT_PIPEWAIT, 1)
+        }
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context), "CURLOPT_PRIVATE")
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        try check(
+            wi_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlTransferWrite), "CURLOPT_WRITEFUNCTION"
+        )
+        try check(
+            wi_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlTransferHeader),
+            "CURLOPT_HEADERFUNCTION"
+        )
+        try set(CURLOPT_NOPROGRESS, 0)
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context), "CURLOPT_XFERINFODATA")
+        try check(wi_curl_easy_setopt_progress_callback(easy, curlTransferProgress), "CURLOPT_XFERINFOFUNCTION")
+        try configureMethod()
+        try configureHeaders()
+        if let credentials = request.credentials {
+            try setString(CURLOPT_USERNAME, credentials.user)
+            try setString(CURLOPT_PASSWORD, credentials.password)
+            try set(CURLOPT_HTTPAUTH, wi_curl_auth_basic())
+        }
+        if request.usesCookies, let share {
+            try check(wi_curl_easy_setopt_share(easy, share), "CURLOPT_SHARE")
+            try setString(CURLOPT_COOKIEFILE, "")
+        }
+    }
+
+    private func configureMethod() throws(WebImageError) {
+        switch request.method.uppercased() {
+        case "GET":
+            break
+        case "HEAD":
+            try set(CURLOPT_NOBODY, 1)
+        default:
+            try setString(CURLOPT_CUSTOMREQUEST, request.method)
+        }
+        if let body = request.body {
+            try check(
+                wi_curl_easy_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
+                "CURLOPT_POSTFIELDSIZE_LARGE"
+            )
+            // COPYPOSTFIELDS copies the bytes, so the body need not outlive this call.
+            let code = body.withUnsafeBytes { bytes in
+                wi_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            }
+            try check(code, "CURLOPT_COPYPOSTFIELDS")
+        }
+    }
+
+    private func configureHeaders() throws(WebImageError) {
+        guard !request.headers.isEmpty else { return }
+        for header in request.headers {
+            // "Name:" with nothing after it removes a header curl would send; "Name;" sends it empty.
+            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            guard let list = curl_slist_append(headerList, line) else {
+                throw WebImageError(.invalidDownloadOperation, "could not add header \(header.name) to \(request.url)")
+            }
+            headerList = list
+        }
+        try check(wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(WebImageError) {
+        try check(wi_curl_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
+    }
+
+    /// curl copies string options, so the C string need not outlive the call.
+    private func setString(_ option: CURLoption, _ value: String) throws(WebImageError) {
+        let code = value.withCString { wi_curl_easy_setopt_string(easy, option, $0) }
+        try check(code, "option \(option.rawValue)")
+    }
+
+    private func check(_ code: CURLcode, _ what: String) throws(WebImageError) {
+        guard code != CURLE_OK else { return }
+        if code == CURLE_URL_MALFORMAT {
+            throw CurlError.map(code, url: request.url)
+        }
+        let reason = String(cString: curl_easy_strerror(code))
+        throw WebImageError(.invalidDownloadOperation, "curl refused \(what) for \(request.url): \(reason)")
+    }
+
+    private func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}

@@ -1,0 +1,130 @@
+import CCurl
+import Foundation
+import WebImageCore
+
+/// The context of one running transfer: its easy handle, the buffers curl writes into and the sink it reports to.
+///
+/// Lives on the curl thread only. Reaches curl's callbacks through `CURLOPT_PRIVATE` (and the write and header data
+/// pointers) as an `Unmanaged` reference that the loop retains once when the handle is added to the multi handle
+/// and releases exactly once when it is removed.
+final class CurlTransfer {
+    let id: CurlTransferID
+    let request: CurlRequest
+    let sink: any CurlTransferSink
+    let easy: UnsafeMutableRawPointer
+    private let counters: CurlLiveCounters
+
+    /// curl's error text for the last failure (`CURLOPT_ERRORBUFFER`), alive as long as the handle.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The request headers, alive as long as the handle.
+    var headerList: UnsafeMutablePointer<curl_slist>?
+
+    /// The body received so far.
+    var body = Data()
+    /// The current response's status line and headers; reset at each new status line (redirects, 100 Continue).
+    var statusLine = ""
+    var responseHeaders: [(name: String, value: String)] = []
+    /// The response reported to the sink, once known.
+    var response: CurlResponse?
+    /// Why the engine stopped the transfer, when it did.
+    var abort: CurlError.Abort?
+    /// When the transfer last received a byte (or started), for the stall check.
+    var lastActivity = ContinuousClock.now
+
+    /// Makes the context and its easy handle; nil when curl cannot make a handle.
+    init?(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, counters: CurlLiveCounters) {
+        guard let easy = curl_easy_init() else { return nil }
+        self.id = id
+        self.request = request
+        self.sink = sink
+        self.easy = easy
+        self.counters = counters
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        counters.handleOpened()
+        counters.contextCreated()
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+        counters.handleClosed()
+        counters.contextDestroyed()
+    }
+
+    /// curl's error text for this transfer, empty when it wrote none.
+    var errorText: String { String(cString: errorBuffer) }
+
+    /// Builds the response from the last status line and headers, and reports it once.
+    func deliverResponseIfNeeded() {
+        guard response == nil else { return }
+        var length: curl_off_t = -1
+        let known = wi_curl_easy_getinfo_offset(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK
+            && length >= 0
+        var status = 0
+        var code: Int = 0
+        if wi_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK { status = code }
+        var urlPointer: UnsafeMutablePointer<CChar>?
+        var url = request.url
+        if wi_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer {
+            url = String(cString: urlPointer)
+        }
+        let response = CurlResponse(
+            statusCode: status, headers: responseHeaders, expectedContentLength: known ? Int64(length) : nil, url: url
+        )
+        self.response = response
+        if known {
+            body.reserveCapacity(Int(min(Int64(length), request.maxResponseSize)))
+        }
+        sink.didReceiveResponse(response)
+    }
+
+    /// The metrics curl measured, read once the transfer is done.
+    func metrics() -> CurlTransferMetrics {
+        func duration(_ info: CURLINFO) -> Duration {
+            var value: curl_off_t = 0
+            guard wi_curl_easy_getinfo_offset(easy, info, &value) == CURLE_OK else { return .zero }
+            return .microseconds(value)
+        }
+        var version = 0
+        _ = wi_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        var connects = 0
+        _ = wi_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        var bytes: curl_off_t = 0
+        _ = wi_curl_easy_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &bytes)
+        let versionName: String? = switch version {
+        case Int(CURL_HTTP_VERSION_1_0): "1.0"
+        case Int(CURL_HTTP_VERSION_1_1): "1.1"
+        case Int(CURL_HTTP_VERSION_2_0): "2"
+        case Int(CURL_HTTP_VERSION_3): "3"
+        default: nil
+        }
+        return CurlTransferMetrics(
+            nameLookup: duration(CURLINFO_NAMELOOKUP_TIME_T),
+            connect: duration(CURLINFO_CONNECT_TIME_T),
+            tlsHandshake: duration(CURLINFO_APPCONNECT_TIME_T),
+            firstByte: duration(CURLINFO_STARTTRANSFER_TIME_T),
+            total: duration(CURLINFO_TOTAL_TIME_T),
+            bytesReceived: Int64(bytes),
+            httpVersion: versionName,
+            reusedConnection: versionName != nil && connects == 0
+        )
+    }
+
+    /// The transfer's outcome for curl's result code.
+    func result(for code: CURLcode) -> Result<CurlTransferResult, WebImageError> {
+        guard code == CURLE_OK, abort == nil else {
+            var redirects = 0
+            _ = wi_curl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+            return .failure(
+                CurlError.map(code, abort: abort, detail: errorText, url: request.url, redirected: redirects > 0)
+            )
+        }
+        deliverResponseIfNeeded()
+        guard let response else {
+            return .failure(CurlError.map(code, detail: "no response", url: request.url))
+        }
+        return .success(CurlTransferResult(body: body, response: response, metrics: metrics()))
+    }
+}

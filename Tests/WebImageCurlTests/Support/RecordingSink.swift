@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+import WebImageCore
+@testable import WebImageCurl
+
+/// A sink that records what the engine reports, for assertions; counts completions to prove exactly-once delivery.
+final class RecordingSink: CurlTransferSink {
+    struct Events {
+        var response: CurlResponse?
+        var responseCount = 0
+        var chunkBytes: Int64 = 0
+        var lastProgress: (bytesSoFar: Int64, expected: Int64)?
+        var completions: [Result<CurlTransferResult, WebImageError>] = []
+        var eventsAfterCompletion = 0
+    }
+
+    let name: String
+    private let events = Mutex(Events())
+    private let order: CompletionOrder?
+
+    init(name: String = "", order: CompletionOrder? = nil) {
+        self.name = name
+        self.order = order
+    }
+
+    func didReceiveResponse(_ response: CurlResponse) {
+        events.withLock { events in
+            if !events.completions.isEmpty { events.eventsAfterCompletion += 1 }
+            events.response = response
+            events.responseCount += 1
+        }
+    }
+
+    func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {
+        events.withLock { events in
+            if !events.completions.isEmpty { events.eventsAfterCompletion += 1 }
+            events.chunkBytes += Int64(chunk.count)
+            events.lastProgress = (bytesSoFar, expected)
+        }
+    }
+
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+        events.withLock { $0.completions.append(result) }
+        order?.append(name)
+    }
+
+    var snapshot: Events { events.withLock { $0 } }
+    var completionCount: Int { events.withLock { $0.completions.count } }
+
+    /// The first completion's result, nil if none yet.
+    var result: Result<CurlTransferResult, WebImageError>? { events.withLock { $0.completions.first } }
+
+    /// The error code of the first completion, nil if none or a success.
+    var errorCode: WebImageError.Code? {
+        guard case .failure(let error)? = result else { return nil }
+        return error.code
+    }
+
+    /// Waits, at most `timeout`, for the first completion; returns whether it came.
+    @discardableResult
+    func waitForCompletion(timeout: Duration = .seconds(10)) async -> Bool {
+        await waitUntil(timeout: timeout) { self.completionCount > 0 }
+    }
+}
+
+/// The names of sinks in the order they completed.
+final class CompletionOrder: Sendable {
+    private let names = Mutex<[String]>([])
+    func append(_ name: String) { names.withLock { $0.append(name) } }
+    var all: [String] { names.withLock { $0 } }
+}
+
+/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
+func waitUntil(timeout: Duration, _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
