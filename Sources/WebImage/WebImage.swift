@@ -1,2 +1,3 @@
 @_exported import WebImageCodecs
 @_exported import WebImageCore
+@_exported import WebImageCurl

@@ -12,9 +12,9 @@ import WebImageTestSupport
         let engine = try CurlEngine(configuration: configuration)
         let blocker = try RawTCPListener(.silent)
         let blocking = RecordingSink()
-        let blockingID = engine.start(CurlRequest(url: blocker.url), sink: blocking)
+        let blockingID = engine.start(CurlRequest.patient(url: blocker.url), sink: blocking)
         let waiting = RecordingSink()
-        let id = engine.start(CurlRequest(url: blocker.url + "second"), sink: waiting)
+        let id = engine.start(CurlRequest.patient(url: blocker.url + "second"), sink: waiting)
         engine.cancel(id)
         #expect(await waiting.waitForCompletion())
         #expect(waiting.errorCode == .cancelled)
@@ -32,8 +32,8 @@ import WebImageTestSupport
         let engine = try CurlEngine()
         let listener = try RawTCPListener(.silent)
         let sink = RecordingSink()
-        let id = engine.start(CurlRequest(url: listener.url), sink: sink)
-        #expect(await waitUntil(timeout: .seconds(5)) { listener.acceptedCount == 1 })
+        let id = engine.start(CurlRequest.patient(url: listener.url), sink: sink)
+        #expect(await waitUntil(timeout: .seconds(30)) { listener.acceptedCount == 1 })
         engine.cancel(id)
         #expect(await sink.waitForCompletion())
         #expect(sink.errorCode == .cancelled)
@@ -54,7 +54,7 @@ import WebImageTestSupport
         var ids: [CurlTransferID] = []
         for index in 0..<200 {
             let sink = RecordingSink()
-            var request = CurlRequest(url: listener.url + "\(index)")
+            var request = CurlRequest.patient(url: listener.url + "\(index)")
             if index % 3 == 0 {
                 request = CurlRequest(url: Fixtures.url("png/gray8.png").absoluteString)
                 request.allowsFileScheme = true
@@ -89,11 +89,11 @@ import WebImageTestSupport
         let listener = try RawTCPListener(.silent)
         let sinks = (0..<12).map { _ in RecordingSink() }
         for (index, sink) in sinks.enumerated() {
-            var request = CurlRequest(url: listener.url + "\(index)")
+            var request = CurlRequest.patient(url: listener.url + "\(index)")
             request.usesCookies = index.isMultiple(of: 2)
             engine.start(request, sink: sink)
         }
-        #expect(await waitUntil(timeout: .seconds(5)) { listener.acceptedCount == 4 })
+        #expect(await waitUntil(timeout: .seconds(30)) { listener.acceptedCount == 4 })
         #expect(engine.liveCounters.threads == 1)
         #expect(engine.liveCounters.contexts == 4)
         engine.invalidate()
@@ -103,7 +103,7 @@ import WebImageTestSupport
         #expect(engine.liveCounters.threads == 0)
         engine.invalidate()  // idempotent
         let late = RecordingSink()
-        engine.start(CurlRequest(url: listener.url), sink: late)
+        engine.start(CurlRequest.patient(url: listener.url), sink: late)
         #expect(late.completionCount == 1 && late.errorCode == .cancelled)
         await listener.stop()
     }
@@ -115,8 +115,8 @@ import WebImageTestSupport
         do {
             let engine = try CurlEngine()
             counters = engine.liveCounters
-            engine.start(CurlRequest(url: listener.url), sink: sink)
-            #expect(await waitUntil(timeout: .seconds(5)) { listener.acceptedCount == 1 })
+            engine.start(CurlRequest.patient(url: listener.url), sink: sink)
+            #expect(await waitUntil(timeout: .seconds(30)) { listener.acceptedCount == 1 })
         }
         #expect(sink.completionCount == 1 && sink.errorCode == .cancelled)
         #expect(counters?.isEmpty == true)
@@ -128,13 +128,13 @@ import WebImageTestSupport
         let counters = engine.liveCounters
         let listener = try RawTCPListener(.silent)
         let other = RecordingSink()
-        engine.start(CurlRequest(url: listener.url), sink: other)
-        #expect(await waitUntil(timeout: .seconds(5)) { listener.acceptedCount == 1 })
+        engine.start(CurlRequest.patient(url: listener.url), sink: other)
+        #expect(await waitUntil(timeout: .seconds(30)) { listener.acceptedCount == 1 })
         let invalidating = InvalidatingSink(engine: engine)
         var request = CurlRequest(url: Fixtures.url("png/gray8.png").absoluteString)
         request.allowsFileScheme = true
         engine.start(request, sink: invalidating)
-        #expect(await waitUntil(timeout: .seconds(5)) { other.completionCount == 1 && counters.isEmpty })
+        #expect(await waitUntil(timeout: .seconds(30)) { other.completionCount == 1 && counters.isEmpty })
         #expect(other.errorCode == .cancelled)
         #expect(invalidating.completions.withLock { $0 } == 1)
         await listener.stop()

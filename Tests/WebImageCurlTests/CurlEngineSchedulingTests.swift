@@ -20,9 +20,9 @@ import WebImageTestSupport
             configuration.executionOrder = executionOrder
             engine = try CurlEngine(configuration: configuration)
             listener = try RawTCPListener(.silent)
-            blockerID = engine.start(CurlRequest(url: listener.url), sink: blocker)
+            blockerID = engine.start(CurlRequest.patient(url: listener.url), sink: blocker)
             let listener = listener
-            _ = await waitUntil(timeout: .seconds(5)) { listener.acceptedCount == 1 }
+            _ = await waitUntil(timeout: .seconds(30)) { listener.acceptedCount == 1 }
         }
 
         @discardableResult
@@ -37,7 +37,7 @@ import WebImageTestSupport
         func release(expecting count: Int) async -> [String] {
             engine.cancel(blockerID)
             let order = order
-            _ = await waitUntil(timeout: .seconds(10)) { order.all.count == count }
+            _ = await waitUntil(timeout: .seconds(30)) { order.all.count == count }
             engine.invalidate()
             await listener.stop()
             return order.all

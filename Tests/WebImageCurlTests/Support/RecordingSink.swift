@@ -12,6 +12,9 @@ final class RecordingSink: CurlTransferSink {
         var lastProgress: (bytesSoFar: Int64, expected: Int64)?
         var completions: [Result<CurlTransferResult, WebImageError>] = []
         var eventsAfterCompletion = 0
+        /// When the first completion came, on the engine's thread: timing measured there does not include the
+        /// test's own wait to be scheduled again.
+        var completedAt: ContinuousClock.Instant?
     }
 
     let name: String
@@ -40,7 +43,11 @@ final class RecordingSink: CurlTransferSink {
     }
 
     func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
-        events.withLock { $0.completions.append(result) }
+        let now = ContinuousClock.now
+        events.withLock {
+            $0.completions.append(result)
+            if $0.completedAt == nil { $0.completedAt = now }
+        }
         order?.append(name)
     }
 
@@ -58,8 +65,20 @@ final class RecordingSink: CurlTransferSink {
 
     /// Waits, at most `timeout`, for the first completion; returns whether it came.
     @discardableResult
-    func waitForCompletion(timeout: Duration = .seconds(10)) async -> Bool {
+    func waitForCompletion(timeout: Duration = .seconds(30)) async -> Bool {
         await waitUntil(timeout: timeout) { self.completionCount > 0 }
+    }
+}
+
+extension CurlRequest {
+    /// A request whose timeouts (two minutes) cannot fire before a test cancels it, however slowly the test's
+    /// own tasks are scheduled while the rest of the suite runs.
+    static func patient(url: String) -> CurlRequest {
+        var request = CurlRequest(url: url)
+        request.totalTimeout = .seconds(120)
+        request.stallTimeout = .seconds(120)
+        request.connectTimeout = .seconds(120)
+        return request
     }
 }
 

@@ -1,0 +1,30 @@
+/// How one transfer went: where the time went and what came back.
+public struct ImageDownloadMetrics: Sendable, Hashable {
+    /// Time to resolve the host name, from the start.
+    public var nameLookup: Duration
+    /// Time until the TCP connection was made, from the start.
+    public var connect: Duration
+    /// Time until the TLS handshake ended, from the start (zero without TLS).
+    public var tlsHandshake: Duration
+    /// Time until the first byte of the response arrived, from the start.
+    public var firstByte: Duration
+    /// Time for the whole transfer, redirects included.
+    public var total: Duration
+    /// Body bytes received.
+    public var bytesReceived: Int64
+    /// The HTTP version spoken (`1.1`, `2`), or nil when unknown.
+    public var httpVersion: String?
+    /// Whether the transfer reused a connection that was already open.
+    public var reusedConnection: Bool
+
+    init(_ metrics: CurlTransferMetrics) {
+        nameLookup = metrics.nameLookup
+        connect = metrics.connect
+        tlsHandshake = metrics.tlsHandshake
+        firstByte = metrics.firstByte
+        total = metrics.total
+        bytesReceived = metrics.bytesReceived
+        httpVersion = metrics.httpVersion
+        reusedConnection = metrics.reusedConnection
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WebImageCore
+
+/// Downloads and decodes images over HTTP and HTTPS with libcurl, as SDWebImage's `SDWebImageDownloader`,
+/// with one transfer per distinct request however many callers want it.
+///
+/// ```swift
+/// let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+/// let token = downloader.requestImage(url: url, options: [], context: ImageContext(), progress: nil) { result in
+///     if case .success(let loaded) = result { use(loaded.image) }
+/// }
+/// token.cancel()   // completes this caller with `cancelled`; the transfer goes on for its other callers
+/// ```
+///
+/// - **Threads.** One dedicated thread runs libcurl's multi interface; it only moves bytes. Checks, the
+///   decryptor and decoding run on ``executor``; completions and progress on each caller's callback queue.
+/// - **Sharing.** Callers share a transfer when their final requests are the same: URL, method, every header
+///   (after the request modifier), the credentials, and the cookie and TLS options. The body is decoded once per
+///   distinct set of decode options among them.
+/// - **Cancellation.** A caller's token completes it at once with `cancelled`, and nothing reaches it after
+///   that. The transfer stops when its last caller cancels.
+/// - **Shutdown.** ``invalidate()`` (also run when the downloader is released) cancels every transfer,
+///   completes every caller with `cancelled` and stops the thread.
+public final class ImageDownloader: ImageLoading {
+    /// The settings the downloader was made with.
+    public let config: ImageDownloaderConfig
+    /// Decodes bodies unless a caller's context names another coder.
+    public let coder: any ImageCoding
+    /// Where checks, decryption and decoding run.
+    public let executor: BoundedExecutor
+
+    private let engine: Result<CurlEngine, WebImageError>
+    private let downloads = Mutex<(byIdentity: [DownloadIdentity: SharedDownload], nextCaller: Int)>(([:], 0))
+
+    /// Makes a downloader and starts its curl thread.
+    ///
+    /// - Parameters:
+    ///   - config: Limits, timeouts, headers and checks; copied.
+    ///   - coder: Decodes response bodies; usually `ImageCoderRegistry.shared`.
+    ///   - executor: Where decoding runs.
+    public init(config: ImageDownloaderConfig = ImageDownloaderConfig(), coder: any ImageCoding, executor: BoundedExecutor = .decoding) {
+        self.config = config
+        self.coder = coder
+        self.executor = executor
+        var engineConfiguration = CurlEngine.Configuration()
+        engineConfiguration.maxConcurrentTransfers = max(1, config.maxConcurrentDownloads)
+        engineConfiguration.executionOrder = config.executionOrder == .fifo ? .fifo : .lifo
+        engineConfiguration.maxConnectionsPerHost = max(0, config.maxConnectionsPerHost)
+        engineConfiguration.maxTotalConnections = max(0, config.maxTotalConnections)
+        do throws(WebImageError) {
+            engine = .success(try CurlEngine(configuration: engineConfiguration))
+        } catch {
+            engine = .failure(error)
+        }
+    }
+
+    deinit {
+        if case .success(let engine) = engine { engine.invalidate() }
+    }
+
+    /// Cancels every transfer, completes every waiting caller with `cancelled`, and stops the curl thread.
+    /// Requests made afterwards fail with `cancelled`. Idempotent; returns once the thread has stopped.
+    public func invalidate() {
+        if case .success(let engine) = engine { engine.invalidate() }
+    }
+
+    /// The number of transfers in progress or waiting to start.
+    public var currentDownloadCount: Int {
+        downloads.withLock { $0.byIdentity.count }
+    }
+
+    /// True for `http` and `https` URLs, and `file` URLs when ``ImageDownloaderConfig/allowsFileURLs`` is on.
+    public func canRequestImage(for url: URL) -> Bool {
+        isAllowedScheme(url)
+    }
+
+    private func isAllowedScheme(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "http", "https": true
+        case "file": config.allowsFileURLs
+        default: false
+        }
+    }
+
+    func forget(_ download: SharedDownload) {
+        downloads.withLock { state in
+            if state.byIdentity[download.identity] === download { state.byIdentity[download.identity] = nil }
+        }
+    }
+
+    /// Makes the request every caller of `url` would send: the configured headers, the revalidation headers,
+    /// then the context's request modifier.
+    func makeRequest(url: URL, context: ImageContext) throws(WebImageError) -> ImageRequest {
+        guard isAllowedScheme(url) else {
+            let scheme = url.scheme.map { "'\($0)'" } ?? "no scheme"
+            throw WebImageError(.unsupportedScheme, "the downloader does not load \(scheme) URLs: \(url.absoluteString)")
+        }
+        var request = ImageRequest(url: url, headers: config.httpHeaders)
+        for header in context.revalidation?.headers ?? [] { request.setValue(header.value, forHeader: header.name) }
+        if let modifier = context.requestModifier {
+            guard let modified = modifier(request) else {
+                throw WebImageError(.invalidDownloadOperation, "the request modifier refused the request for \(url.absoluteString)")
+            }
+            guard isAllowedScheme(modified.url) else {
+                throw WebImageError(.unsupportedScheme, "the request modifier sent \(url.absoluteString) to \(modified.url.absoluteString)")
+            }
+            request = modified
+        }
+        return request
+    }
+
+    func curlRequest(for request: ImageRequest, options: ImageOptions, priority: CurlRequest.Priority) -> CurlRequest {
+        var curl = CurlRequest(url: request.url.absoluteString)
+        curl.method = request.method
+        curl.headers = request.headers.map { (name: $0.name, value: $0.value) }
+        curl.connectTimeout = .milliseconds(Int64(config.connectTimeout * 1000))
+        curl.totalTimeout = .milliseconds(Int64(config.downloadTimeout * 1000))
+        curl.stallTimeout = .milliseconds(Int64(config.stallTimeout * 1000))
+        curl.maxResponseSize = Int64(config.maxResponseSize)
+        curl.allowsFileScheme = config.allowsFileURLs
+        curl.maxRedirects = config.maxRedirects
+        curl.verifiesTLS = !options.contains(.allowInvalidSSLCertificates)
+        curl.credentials = config.credentials.map { CurlRequest.Credentials(user: $0.user, password: $0.password) }
+        curl.usesCookies = options.contains(.handleCookies)
+        curl.priority = priority
+        return curl
+    }
+
+    static func priority(for options: ImageOptions) -> CurlRequest.Priority {
+        if options.contains(.highPriority) { return .high }
+        if options.contains(.lowPriority) { return .low }
+        return .normal
+    }
+
+    func nextCallerID() -> Int {
+        downloads.withLock { state in
+            state.nextCaller += 1
+            return state.nextCaller
+        }
+    }
+
+    /// The shared download for `identity`: the one in progress, or a new one, with whether it is new.
+    func download(for identity: DownloadIdentity, make: () -> SharedDownload) -> (SharedDownload, isNew: Bool) {
+        downloads.withLock { state in
+            if let existing = state.byIdentity[identity] { return (existing, false) }
+            let made = make()
+            state.byIdentity[identity] = made
+            return (made, true)
+        }
+    }
+
+    var curlEngine: Result<CurlEngine, WebImageError> { engine }
+}

@@ -1,0 +1,264 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WebImageCore
+
+/// One transfer and every caller waiting on it: the engine's sink for the transfer, and the place where its
+/// body is checked, decrypted and decoded once per distinct decode (see ``DownloadCaller/DecodeKey``).
+///
+/// Lifecycle: transferring (callers join and leave; the last to leave cancels the transfer), then processing
+/// (callers may still join and are served from the same body), then done (the downloader forgets it, so the
+/// next caller starts a new transfer). Every caller is completed exactly once through its token's latch.
+final class SharedDownload: CurlTransferSink {
+    private struct State {
+        var callers: [Int: DownloadCaller] = [:]
+        var transferID: CurlTransferID?
+        var isTransferDone = false
+        /// The body and response once the transfer succeeded.
+        var outcome: (data: Data, response: ImageResponse, metrics: ImageDownloadMetrics)?
+        /// Decodes started or finished, by key: the callers waiting on each, or its result once done.
+        var decodes: [DownloadCaller.DecodeKey: DecodeState] = [:]
+        var throttle: DownloadProgressThrottle
+        var received: (bytes: Int64, expected: Int64) = (0, -1)
+        var priority: CurlRequest.Priority = .low
+    }
+
+    private enum DecodeState {
+        case running([Int])
+        case done(Result<ImageLoaderResult, WebImageError>)
+    }
+
+    let identity: DownloadIdentity
+    let url: URL
+    private let isConditional: Bool
+    private let config: ImageDownloaderConfig
+    private let executor: BoundedExecutor
+    private let state: Mutex<State>
+    /// Called once, when the download has nothing left to do, so that the downloader forgets it.
+    private let onDone: @Sendable (SharedDownload) -> Void
+    /// Cancels the transfer in the engine.
+    private let cancelTransfer: @Sendable (CurlTransferID) -> Void
+    /// Raises the transfer's priority in the engine.
+    private let raisePriority: @Sendable (CurlTransferID, CurlRequest.Priority) -> Void
+
+    init(
+        identity: DownloadIdentity,
+        url: URL,
+        isConditional: Bool,
+        config: ImageDownloaderConfig,
+        executor: BoundedExecutor,
+        onDone: @escaping @Sendable (SharedDownload) -> Void,
+        cancelTransfer: @escaping @Sendable (CurlTransferID) -> Void,
+        raisePriority: @escaping @Sendable (CurlTransferID, CurlRequest.Priority) -> Void
+    ) {
+        self.identity = identity
+        self.url = url
+        self.isConditional = isConditional
+        self.config = config
+        self.executor = executor
+        self.onDone = onDone
+        self.cancelTransfer = cancelTransfer
+        self.raisePriority = raisePriority
+        state = Mutex(State(throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)))
+    }
+
+    /// Records the engine's number for the transfer (after `start` returned).
+    /// Cancels the transfer at once when every caller left before it started.
+    func started(_ id: CurlTransferID) {
+        let abandoned: Bool = state.withLock { state in
+            guard !state.isTransferDone else { return false }
+            state.transferID = id
+            return state.callers.isEmpty
+        }
+        if abandoned { cancelTransfer(id) }
+    }
+
+    // MARK: Callers
+
+    /// Adds `caller`. Returns false when the download is already done, so that the caller starts a new one.
+    func join(_ caller: DownloadCaller) -> Bool {
+        enum Next { case none, refused, raise(CurlTransferID, CurlRequest.Priority), decode(Data, ImageResponse, ImageDownloadMetrics), deliver(Result<ImageLoaderResult, WebImageError>, ImageDownloadMetrics?) }
+        let next: Next = state.withLock { state in
+            if state.isTransferDone, state.outcome == nil { return .refused }
+            if let outcome = state.outcome {
+                switch state.decodes[caller.decodeKey] {
+                case .running(let waiting):
+                    state.decodes[caller.decodeKey] = .running(waiting + [caller.id])
+                    state.callers[caller.id] = caller
+                    return .none
+                case .done(let result):
+                    return .deliver(result, outcome.metrics)
+                case nil:
+                    state.decodes[caller.decodeKey] = .running([caller.id])
+                    state.callers[caller.id] = caller
+                    return .decode(outcome.data, outcome.response, outcome.metrics)
+                }
+            }
+            state.callers[caller.id] = caller
+            if caller.priority > state.priority {
+                state.priority = caller.priority
+                if let id = state.transferID { return .raise(id, caller.priority) }
+            }
+            return .none
+        }
+        switch next {
+        case .refused:
+            return false
+        case .none:
+            break
+        case .raise(let id, let priority):
+            raisePriority(id, priority)
+        case .decode(let data, let response, let metrics):
+            scheduleDecode(caller.decodeKey, data: data, response: response, metrics: metrics)
+        case .deliver(let result, let metrics):
+            if let metrics { caller.token.record(metrics) }
+            caller.token.latch.finish(result)
+        }
+        caller.token.latch.onCancel { [weak self] in self?.leave(caller.id) }
+        return true
+    }
+
+    /// The priority the first caller asked for, before the transfer starts.
+    func setInitialPriority(_ priority: CurlRequest.Priority) {
+        state.withLock { $0.priority = priority }
+    }
+
+    /// A caller cancelled: forget it, and cancel the transfer when it was the last one waiting for it.
+    private func leave(_ id: Int) {
+        let cancel: CurlTransferID? = state.withLock { state in
+            guard state.callers.removeValue(forKey: id) != nil else { return nil }
+            guard !state.isTransferDone, state.callers.isEmpty else { return nil }
+            return state.transferID
+        }
+        if let cancel { cancelTransfer(cancel) }
+    }
+
+    // MARK: CurlTransferSink (on the curl thread: record and hand off only)
+
+    func didReceiveResponse(_ response: CurlResponse) {}
+
+    func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {
+        let listeners: [DownloadCaller] = state.withLock { state in
+            state.received = (bytesSoFar, expected)
+            guard state.callers.values.contains(where: { $0.progress != nil }),
+                  state.throttle.shouldReport(received: bytesSoFar, expected: expected)
+            else { return [] }
+            return state.callers.values.filter { $0.progress != nil }
+        }
+        let progress = ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected)
+        for caller in listeners { caller.report(progress) }
+    }
+
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+        switch result {
+        case .failure(let error):
+            let callers: [DownloadCaller] = state.withLock { state in
+                state.isTransferDone = true
+                state.transferID = nil
+                defer { state.callers.removeAll() }
+                return Array(state.callers.values)
+            }
+            onDone(self)
+            for caller in callers { caller.token.latch.finish(.failure(error)) }
+        case .success(let transfer):
+            let response = ImageResponse(
+                url: URL(string: transfer.response.url) ?? url,
+                statusCode: transfer.response.statusCode,
+                headers: transfer.response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
+            )
+            let metrics = ImageDownloadMetrics(transfer.metrics)
+            let body = transfer.body
+            let groups: [DownloadCaller.DecodeKey: [DownloadCaller]] = state.withLock { state in
+                state.isTransferDone = true
+                state.transferID = nil
+                state.outcome = (body, response, metrics)
+                let groups = Dictionary(grouping: state.callers.values, by: \.decodeKey)
+                for (key, callers) in groups { state.decodes[key] = .running(callers.map(\.id)) }
+                return groups
+            }
+            let final = ImageLoadProgress(receivedBytes: Int64(body.count), expectedBytes: transfer.response.expectedContentLength ?? Int64(body.count))
+            for callers in groups.values {
+                for caller in callers {
+                    caller.token.record(metrics)
+                    caller.report(final)
+                }
+            }
+            if groups.isEmpty {
+                onDone(self)
+                return
+            }
+            for key in groups.keys { scheduleDecode(key, data: body, response: response, metrics: metrics) }
+        }
+    }
+
+    // MARK: Decoding (on the executor)
+
+    private func scheduleDecode(_ key: DownloadCaller.DecodeKey, data: Data, response: ImageResponse, metrics: ImageDownloadMetrics) {
+        executor.submit { [self] in
+            let representative: DownloadCaller? = state.withLock { state in
+                guard case .running(let ids) = state.decodes[key] else { return nil }
+                for id in ids {
+                    if let caller = state.callers[id], !caller.token.isFinished { return caller }
+                }
+                return nil
+            }
+            let result: Result<ImageLoaderResult, WebImageError>
+            if let representative {
+                result = process(data, response: response, for: representative)
+            } else {
+                result = .failure(WebImageError(.cancelled, "every caller of \(url.absoluteString) cancelled"))
+            }
+            finishDecode(key, result: result, metrics: metrics)
+        }
+    }
+
+    /// The response modifier, the response checks, the decryptor and the decode, for one decode key.
+    private func process(_ body: Data, response: ImageResponse, for caller: DownloadCaller) -> Result<ImageLoaderResult, WebImageError> {
+        var response = response
+        if let modifier = caller.responseModifier {
+            guard let modified = modifier(response) else {
+                return .failure(WebImageError(.invalidDownloadResponse, "the response modifier refused the response of \(url.absoluteString)"))
+            }
+            response = modified
+        }
+        if let failure = DownloadResponseCheck.failure(for: response, config: config, isConditional: isConditional) {
+            return .failure(failure)
+        }
+        var data = body
+        if let decryptor = caller.decryptor {
+            guard let decrypted = decryptor(data, response) else {
+                return .failure(WebImageError(.badImageData, "the decryptor refused the data of \(url.absoluteString)"))
+            }
+            data = decrypted
+        }
+        guard !data.isEmpty else {
+            return .failure(WebImageError(.badImageData, "\(url.absoluteString) sent an empty body"))
+        }
+        do throws(WebImageError) {
+            let image = try caller.coder.decode(data, options: caller.decodeKey.options)
+            return .success(ImageLoaderResult(image: image, data: data, response: response))
+        } catch {
+            // A body no coder recognises is bad image data to a downloader, as SDWebImage reports it.
+            let code = error.code == .unsupportedFormat ? .badImageData : error.code
+            return .failure(WebImageError(code, "\(error.message) (\(url.absoluteString))", statusCode: error.statusCode))
+        }
+    }
+
+    private func finishDecode(_ key: DownloadCaller.DecodeKey, result: Result<ImageLoaderResult, WebImageError>, metrics: ImageDownloadMetrics) {
+        let (waiting, allDone): ([DownloadCaller], Bool) = state.withLock { state in
+            guard case .running(let ids) = state.decodes[key] else { return ([], false) }
+            state.decodes[key] = .done(result)
+            let waiting = ids.compactMap { state.callers.removeValue(forKey: $0) }
+            let allDone = !state.decodes.values.contains { if case .running = $0 { true } else { false } }
+            return (waiting, allDone)
+        }
+        for caller in waiting {
+            caller.token.record(metrics)
+            caller.token.latch.finish(result)
+        }
+        if allDone { onDone(self) }
+    }
+}
