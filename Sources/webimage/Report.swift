@@ -22,6 +22,7 @@ struct Report: Encodable {
     var megapixelsPerSecond: Double?
     var output: String?
     var bytes: Int?
+    var status: Int?
     var error: Failure?
 
     init(file: String) {
