@@ -19,6 +19,8 @@ struct DownloadCaller: Sendable {
     let decryptor: ImageDataDecryptor?
     let responseModifier: ImageResponseModifier?
     let priority: CurlRequest.Priority
+    /// Whether the caller asked for a progressive load (and listens for progress).
+    let wantsPartialImages: Bool
 
     /// Hands `progress` to the caller on its callback queue, unless it has already finished or cancelled.
     func report(_ progress: ImageLoadProgress) {

@@ -70,7 +70,8 @@ extension ImageDownloader {
             coder: context.imageCoder ?? coder,
             decryptor: context.decryptor,
             responseModifier: context.responseModifier,
-            priority: priority
+            priority: priority,
+            wantsPartialImages: options.contains(.progressiveLoad) && progress != nil
         )
         let identity = DownloadIdentity(request: request, credentials: config.credentials, options: options)
         // A download that finished between the lookup and the join refuses the caller: start a new one.
@@ -84,7 +85,10 @@ extension ImageDownloader {
                     executor: executor,
                     onDone: { [weak self] in self?.forget($0) },
                     cancelTransfer: { [weak engine] in engine?.cancel($0) },
-                    raisePriority: { [weak engine] in engine?.setPriority($0, $1) }
+                    raisePriority: { [weak engine] in engine?.setPriority($0, $1) },
+                    progressive: caller.wantsPartialImages
+                        ? ProgressiveDownload(coder: caller.coder, options: caller.decodeKey.options, executor: executor)
+                        : nil
                 )
             }
             if isNew { download.setInitialPriority(priority) }

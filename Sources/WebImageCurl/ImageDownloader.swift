@@ -22,6 +22,10 @@ import WebImageCore
 /// - **Sharing.** Callers share a transfer when their final requests are the same: URL, method, every header
 ///   (after the request modifier), the credentials, and the cookie and TLS options. The body is decoded once per
 ///   distinct set of decode options among them.
+/// - **Progressive loads.** With `.progressiveLoad` and a progress handler, partial images come with the
+///   progress reports, from an incremental decoder fed on the executor, at most one partial decode at a time per
+///   transfer, with or without a `Content-Length`. The caller that starts a transfer decides whether it is
+///   progressive; partial images never come after the completion.
 /// - **Cancellation.** A caller's token completes it at once with `cancelled`, and nothing reaches it after
 ///   that. The transfer stops when its last caller cancels.
 /// - **Shutdown.** ``invalidate()`` (also run when the downloader is released) cancels every transfer,

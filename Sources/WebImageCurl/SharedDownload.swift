@@ -33,6 +33,8 @@ final class SharedDownload: CurlTransferSink {
 
     let identity: DownloadIdentity
     let url: URL
+    /// Partial images, when the first caller asked for a progressive load.
+    private let progressive: ProgressiveDownload?
     private let isConditional: Bool
     private let config: ImageDownloaderConfig
     private let executor: BoundedExecutor
@@ -52,8 +54,10 @@ final class SharedDownload: CurlTransferSink {
         executor: BoundedExecutor,
         onDone: @escaping @Sendable (SharedDownload) -> Void,
         cancelTransfer: @escaping @Sendable (CurlTransferID) -> Void,
-        raisePriority: @escaping @Sendable (CurlTransferID, CurlRequest.Priority) -> Void
+        raisePriority: @escaping @Sendable (CurlTransferID, CurlRequest.Priority) -> Void,
+        progressive: ProgressiveDownload? = nil
     ) {
+        self.progressive = progressive
         self.identity = identity
         self.url = url
         self.isConditional = isConditional
@@ -141,6 +145,9 @@ final class SharedDownload: CurlTransferSink {
     func didReceiveResponse(_ response: CurlResponse) {}
 
     func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {
+        if let progressive {
+            progressive.append(chunk) { [weak self] image in self?.deliverPartial(image, bytesSoFar: bytesSoFar, expected: expected) }
+        }
         let listeners: [DownloadCaller] = state.withLock { state in
             state.received = (bytesSoFar, expected)
             guard state.callers.values.contains(where: { $0.progress != nil }),
@@ -152,7 +159,17 @@ final class SharedDownload: CurlTransferSink {
         for caller in listeners { caller.report(progress) }
     }
 
+    /// Hands a partial image to the progressive callers still waiting.
+    private func deliverPartial(_ image: Image, bytesSoFar: Int64, expected: Int64) {
+        let listeners = state.withLock { state in
+            state.isTransferDone ? [] : state.callers.values.filter { $0.wantsPartialImages }
+        }
+        let progress = ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected, partialImage: image)
+        for caller in listeners { caller.report(progress) }
+    }
+
     func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+        progressive?.finish()
         switch result {
         case .failure(let error):
             let callers: [DownloadCaller] = state.withLock { state in

@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WebImageCore
+
+/// The partial images of one progressive transfer: the body so far, kept as it arrives, and an incremental
+/// decoder fed from it on the executor, at most one partial decode at a time.
+///
+/// The transfer's thread only appends and, when no partial decode is running, hands a snapshot to the executor;
+/// the lock is shared only with that one decode, so it is never held for long.
+final class ProgressiveDownload: Sendable {
+    private struct State {
+        var body = Data()
+        var isDecoding = false
+        var isFinished = false
+        /// Made from the first bytes that a coder can start on; nil until then, or for good when none can.
+        var decoder: (any IncrementalImageDecoding)?
+        var noDecoder = false
+    }
+
+    private let state = Mutex(State())
+    private let coder: any ImageCoding
+    private let options: ImageDecodeOptions
+    private let executor: BoundedExecutor
+
+    init(coder: any ImageCoding, options: ImageDecodeOptions, executor: BoundedExecutor) {
+        self.coder = coder
+        self.options = options
+        self.executor = executor
+    }
+
+    /// Appends `chunk`; when no partial decode is running, starts one over everything received so far and
+    /// hands its image to `deliver` (on the executor).
+    func append(_ chunk: UnsafeRawBufferPointer, deliver: @escaping @Sendable (Image) -> Void) {
+        let snapshot: Data? = state.withLock { state in
+            state.body.append(contentsOf: chunk)
+            guard !state.isFinished, !state.isDecoding, !state.noDecoder else { return nil }
+            state.isDecoding = true
+            return state.body
+        }
+        guard let snapshot else { return }
+        executor.submit { [self] in
+            let decoder: (any IncrementalImageDecoding)? = state.withLock { state in
+                if state.decoder == nil, !state.noDecoder {
+                    state.decoder = Self.makeDecoder(coder, for: snapshot, options: options)
+                    // Too few bytes to tell yet, unless a good part of an image has come.
+                    if state.decoder == nil, snapshot.count > 64 << 10 { state.noDecoder = true }
+                }
+                return state.isFinished ? nil : state.decoder
+            }
+            var image: Image?
+            if let decoder {
+                decoder.update(snapshot, isFinished: false)
+                image = decoder.currentImage()
+            }
+            let finished = state.withLock { state in
+                state.isDecoding = false
+                return state.isFinished
+            }
+            if let image, !finished { deliver(image) }
+        }
+    }
+
+    /// No partial decode starts after this, and none that is running delivers.
+    func finish() {
+        state.withLock { state in
+            state.isFinished = true
+            state.body = Data()
+        }
+    }
+
+    private static func makeDecoder(_ coder: any ImageCoding, for data: Data, options: ImageDecodeOptions) -> (any IncrementalImageDecoding)? {
+        if let registry = coder as? ImageCoderRegistry {
+            return registry.makeIncrementalDecoder(for: data, options: options)
+        }
+        if let progressive = coder as? any ProgressiveImageCoding, progressive.canDecodeIncrementally(data) {
+            return progressive.makeIncrementalDecoder(options: options)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCodecs
+import WebImageCore
+@testable import WebImageCurl
+import WebImageTestSupport
+
+/// Progressive loads: partial images while the body arrives, then the whole image.
+@Suite struct ImageDownloaderProgressiveTests {
+    /// Registers `/trickle/<fixture>`: the fixture in `parts` pieces, `interval` ms apart, without a length
+    /// unless `length` is set.
+    static func registerTrickle(on server: TestHTTPServer, parts: Int = 6, interval: Int = 60) {
+        server.routes.registerPrefix("/trickle/") { request, responder in
+            guard let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder) else {
+                responder.respond(status: 404, text: "no fixture")
+                return
+            }
+            var headers = [("Content-Type", entry.contentType)]
+            if request.query["length"] != nil { headers.append(("Content-Length", String(entry.bytes.count))) }
+            responder.writeHead(status: 200, headers: headers)
+            let size = (entry.bytes.count + parts - 1) / parts
+            for part in 0..<parts {
+                let piece = Array(entry.bytes[min(entry.bytes.count, part * size)..<min(entry.bytes.count, (part + 1) * size)])
+                responder.after(milliseconds: interval * (part + 1)) {
+                    responder.writeBody(piece)
+                    if part == parts - 1 { responder.end() }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: ["", "?length=1"])
+    func partialImagesArriveBeforeTheWholeOne(query: String) async throws {
+        try await withTestHTTPServer { server in
+            Self.registerTrickle(on: server)
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let partials = Mutex<[Image]>([])
+            let final = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let token = downloader.downloadImage(
+                url: server.url("/trickle/webp/photo.webp" + query),
+                options: .progressiveLoad,
+                progress: { progress in
+                    if let image = progress.partialImage { partials.withLock { $0.append(image) } }
+                },
+                completion: { result in final.withLock { $0 = result } }
+            )
+            #expect(await waitUntil(timeout: .seconds(30)) { final.withLock { $0 != nil } })
+            let image = try #require(try final.withLock { $0 }?.get().image)
+            #expect(!image.isIncremental)
+            let seen = partials.withLock { $0 }
+            #expect(!seen.isEmpty, "at least one partial image")
+            #expect(seen.allSatisfy { $0.isIncremental && $0.pixelSize == image.pixelSize })
+            #expect(token.isFinished)
+        }
+    }
+
+    @Test func withoutTheOptionNoPartialImagesCome() async throws {
+        try await withTestHTTPServer { server in
+            Self.registerTrickle(on: server)
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let partials = Mutex(0)
+            let done = Mutex(false)
+            downloader.downloadImage(
+                url: server.url("/trickle/webp/photo.webp"),
+                progress: { progress in if progress.partialImage != nil { partials.withLock { $0 += 1 } } },
+                completion: { _ in done.withLock { $0 = true } }
+            )
+            #expect(await waitUntil(timeout: .seconds(30)) { done.withLock { $0 } })
+            #expect(partials.withLock { $0 } == 0)
+        }
+    }
+}
