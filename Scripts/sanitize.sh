@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the core and codec tests under AddressSanitizer (and LeakSanitizer), in a build folder of its own.
+# Runs the core, codec and downloader tests under AddressSanitizer (and LeakSanitizer), in a build folder of its own.
 # Extra arguments go to `swift test` (a --filter replaces the default one).
 #
 # ThreadSanitizer is not offered: on Linux it cannot see Synchronization's Mutex, which guards all the shared
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-filter=(--filter 'WebImageCoreTests|WebImageCodecsTests')
+filter=(--filter 'WebImageCoreTests|WebImageCodecsTests|WebImageCurlTests')
 for argument in "$@"; do
   [[ $argument == --filter ]] && filter=()
 done
