@@ -172,6 +172,36 @@ final class ImageGate: Sendable {
         }
     }
 
+    @Test func aHighPriorityCallerRaisesTheTransferItJoins() async throws {
+        try await withTestHTTPServer { server in
+            let gate = ImageGate(server: server)
+            // The order in which the server sees the waiting requests.
+            let arrivals = Mutex<[String]>([])
+            server.routes.registerPrefix("/ordered/") { request, responder in
+                arrivals.withLock { $0.append(String(request.remainder)) }
+                let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder)
+                responder.respond(status: 200, headers: [("Content-Type", entry?.contentType ?? "image/png")], body: entry?.bytes ?? [])
+            }
+            var config = ImageDownloaderConfig()
+            config.maxConcurrentDownloads = 1
+            let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let finished = Mutex(0)
+            func start(_ path: String, _ options: ImageOptions) {
+                downloader.downloadImage(url: server.url(path), options: options) { _ in finished.withLock { $0 += 1 } }
+            }
+            // The one slot is held at the gate; the others wait in the downloader.
+            start("/gated/jpeg/photo.jpg", [])
+            for _ in 0..<200 where gate.waitingCount == 0 { try await Task.sleep(for: .milliseconds(25)) }
+            start("/ordered/png/gray8.png", .lowPriority)
+            start("/ordered/jpeg/gray.jpg", [])
+            start("/ordered/png/gray8.png", .highPriority)
+            gate.open()
+            #expect(await waitUntil(timeout: .seconds(30)) { finished.withLock { $0 } == 4 })
+            #expect(arrivals.withLock { $0 } == ["png/gray8.png", "jpeg/gray.jpg"], "the raised transfer goes first, and once")
+        }
+    }
+
     @Test func aCancelStormCompletesEveryCallerExactlyOnce() async throws {
         try await withTestHTTPServer { server in
             registerSlowImage(on: server, delay: 20)
