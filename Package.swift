@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageCurl", targets: ["WebImageCurl"]),
+        .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
     dependencies: [

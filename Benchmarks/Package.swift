@@ -27,6 +27,10 @@ let package = Package(
                 .linkedLibrary("gif"),
             ]
         ),
+        // libcurl's multi interface called directly: the baseline of the download benchmarks.
+        .target(name: "CRawCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // Back-to-back timing of ours and a baseline, shared by the benchmark targets.
+        .target(name: "BenchmarkPairs", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
         // Single decodes for instruction counts under callgrind (Scripts/bench.sh --instructions).
         .executableTarget(name: "RawDecode", dependencies: ["CRawCodecs"], path: "Tools/RawDecode"),
         .executableTarget(
@@ -37,6 +41,7 @@ let package = Package(
         .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [
+                "BenchmarkPairs",
                 "CRawCodecs",
                 .product(name: "WebImage", package: libraryPackage),
                 .product(name: "Benchmark", package: "benchmark"),
@@ -52,6 +57,18 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CodecBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "DownloadBenchmarks",
+            dependencies: [
+                "BenchmarkPairs",
+                "CRawCurl",
+                .product(name: "WebImage", package: libraryPackage),
+                .product(name: "WebImageTestSupport", package: libraryPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DownloadBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

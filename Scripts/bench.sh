@@ -111,6 +111,12 @@ for name in sorted(rows):
         print(f"{label}: full + downscale / reduced = {1000/q[1]:.2f}x  (IQR {1000/q[2]:.2f}-{1000/q[0]:.2f}; p50 {ours/1000:.1f} ms vs {base/1000:.1f} ms)")
     else:
         print(f"{label}: ours / baseline = {q[1]/1000:.3f}  (IQR {q[0]/1000:.3f}-{q[2]/1000:.3f}; p50 {ours:.0f} us vs {base:.0f} us)")
+    # The process's CPU time per request of each side, where the benchmark records it.
+    c = [cell(name, "ours CPU / baseline CPU", col) for col in (1, 2, 3)]
+    if None not in c:
+        ours_cpu, base_cpu = cell(name, "ours CPU per request", 2), cell(name, "baseline CPU per request", 2)
+        print(f"{' ' * len(label)}  CPU: ours / baseline = {c[1]/1000:.3f}  (IQR {c[0]/1000:.3f}-{c[2]/1000:.3f}; "
+              f"p50 {ours_cpu/1000:.1f} us vs {base_cpu/1000:.1f} us CPU per request)")
 
 print("\n== Allocations per decode (p50) and the cost of a fresh buffer")
 for fmt in ["JPEG", "PNG", "WebP", "GIF"]:

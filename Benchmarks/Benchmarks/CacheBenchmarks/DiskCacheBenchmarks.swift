@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkPairs
 import Foundation
 import Glibc
 import WebImage

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkPairs
 import CRawCodecs
 import Foundation
 import WebImage
@@ -31,8 +32,8 @@ func imageCacheBenchmarks() {
     diskOnly.storeCacheType = .disk
 
     Benchmark("ImageCache disk hit (256 px JPEG), synchronous: ours vs read + TurboJPEG, alternating", configuration: Pairs.configuration) { benchmark in
-        for i in benchmark.scaledIterations {
-            Pairs.measure(benchmark, iteration: i) {
+        for _ in benchmark.scaledIterations {
+            Pairs.measure(benchmark) {
                 guard let image = cache.imageFromDisk(forKey: key, context: diskOnly) else { fatalError("the disk hit failed") }
                 blackHole(image)
             } baseline: {
@@ -42,8 +43,8 @@ func imageCacheBenchmarks() {
     }
 
     Benchmark("ImageCache disk hit (256 px JPEG), asynchronous query: ours vs read + TurboJPEG, alternating", configuration: Pairs.configuration) { benchmark in
-        for i in benchmark.scaledIterations {
-            Pairs.measure(benchmark, iteration: i) {
+        for _ in benchmark.scaledIterations {
+            Pairs.measure(benchmark) {
                 let done = DispatchSemaphore(value: 0)
                 cache.query(key: key, context: diskOnly, cacheType: .disk) { result in
                     guard case .success(let found) = result, found.image != nil else { fatalError("the disk hit failed") }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkPairs
 import Dispatch
 import Foundation
 import WebImage

@@ -1,0 +1,54 @@
+import Benchmark
+import BenchmarkPairs
+import Foundation
+import WebImage
+
+/// Many callers of one URL: 1,000 `downloadImage` calls for one 20 KB body, waiting for every completion, against
+/// one plain transfer of it with libcurl called directly. The downloader makes one transfer for all of them, so
+/// the ratio is the cost of the callers.
+///
+/// Two forms: with a coder in each caller's context, as the task specifies (a caller with its own coder decodes
+/// alone, so the no-op decode runs once per caller), and with the no-op coder as the downloader's own coder and
+/// an empty context (one decode shared by all callers).
+func coalescingBenchmarks() {
+    let callers = 1_000
+    let forms: [(name: String, context: ImageContext)] = [
+        ("context coder", {
+            var context = ImageContext()
+            context.imageCoder = NoDecodeCoder.shared
+            return context
+        }()),
+        ("downloader's coder", ImageContext()),
+    ]
+    for form in forms {
+        let configuration = Pairs.configuration(
+            cpu: true,
+            warmupIterations: 3,
+            maxDuration: .seconds(10),
+            maxIterations: 300,
+            setup: DownloadFixture.setUp(concurrency: 6),
+            teardown: DownloadFixture.tearDown
+        )
+        Benchmark(
+            "1000 callers of one URL (\(form.name)) vs one plain transfer, alternating",
+            configuration: configuration
+        ) { benchmark in
+            let fixture = DownloadFixture.get()
+            for _ in benchmark.scaledIterations {
+                let url = fixture.urls(count: 1)
+                let ours = Array(repeating: url[0], count: callers)
+                let baseline = CStringList(fixture.urls(count: 1))
+                let requestsBefore = fixture.server.totalRequestCount
+                Pairs.measure(benchmark, units: 1) {
+                    fixture.downloader.downloadAll(ours, context: form.context)
+                } baseline: {
+                    fixture.raw.fetch(baseline, maxConcurrent: 1)
+                }
+                let requests = fixture.server.totalRequestCount - requestsBefore
+                guard requests == 2 else {
+                    fatalError("expected one request from each side, the server saw \(requests)")
+                }
+            }
+        }
+    }
+}
