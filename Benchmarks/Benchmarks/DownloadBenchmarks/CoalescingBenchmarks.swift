@@ -10,6 +10,9 @@ import WebImage
 /// Two forms: with a coder in each caller's context, as the task specifies (a caller with its own coder decodes
 /// alone, so the no-op decode runs once per caller), and with the no-op coder as the downloader's own coder and
 /// an empty context (one decode shared by all callers).
+/// Transfers ours made for the 1,000 callers of one iteration.
+private let transfers = BenchmarkMetric.custom("ours: transfers for 1000 callers", polarity: .prefersSmaller, useScalingFactor: false)
+
 func coalescingBenchmarks() {
     let callers = 1_000
     let forms: [(name: String, context: ImageContext)] = [
@@ -21,7 +24,7 @@ func coalescingBenchmarks() {
         ("downloader's coder", ImageContext()),
     ]
     for form in forms {
-        let configuration = Pairs.configuration(
+        var configuration = Pairs.configuration(
             cpu: true,
             warmupIterations: 3,
             maxDuration: .seconds(10),
@@ -29,6 +32,7 @@ func coalescingBenchmarks() {
             setup: DownloadFixture.setUp(concurrency: 6),
             teardown: DownloadFixture.tearDown
         )
+        configuration.metrics.append(transfers)
         Benchmark(
             "1000 callers of one URL (\(form.name)) vs one plain transfer, alternating",
             configuration: configuration
@@ -44,10 +48,13 @@ func coalescingBenchmarks() {
                 } baseline: {
                     fixture.raw.fetch(baseline, maxConcurrent: 1)
                 }
+                // Callers that arrive after the shared transfer has finished start a new one, as they should: the
+                // number of transfers ours made is reported, not assumed.
                 let requests = fixture.server.totalRequestCount - requestsBefore
-                guard requests == 2 else {
-                    fatalError("expected one request from each side, the server saw \(requests)")
+                guard requests >= 2 else {
+                    fatalError("expected at least one request from each side, the server saw \(requests)")
                 }
+                benchmark.measurement(transfers, requests - 1)
             }
         }
     }
