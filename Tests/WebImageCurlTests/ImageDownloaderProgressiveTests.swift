@@ -33,25 +33,44 @@ import WebImageTestSupport
     @Test(arguments: ["", "?length=1"])
     func partialImagesArriveBeforeTheWholeOne(query: String) async throws {
         try await withTestHTTPServer { server in
-            Self.registerTrickle(on: server)
+            // The first half of the body, then nothing until the test has seen a partial image.
+            let held = Mutex<(TestHTTPResponder, [UInt8])?>(nil)
+            server.routes.registerPrefix("/half/") { request, responder in
+                guard let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder) else {
+                    responder.respond(status: 404, text: "no fixture")
+                    return
+                }
+                var headers = [("Content-Type", entry.contentType)]
+                if request.query["length"] != nil { headers.append(("Content-Length", String(entry.bytes.count))) }
+                responder.writeHead(status: 200, headers: headers)
+                let half = entry.bytes.count / 2
+                responder.writeBody(entry.bytes[..<half])
+                held.withLock { $0 = (responder, Array(entry.bytes[half...])) }
+            }
             let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let partials = Mutex<[Image]>([])
             let final = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
             let token = downloader.downloadImage(
-                url: server.url("/trickle/webp/photo.webp" + query),
+                url: server.url("/half/webp/photo.webp" + query),
                 options: .progressiveLoad,
                 progress: { progress in
                     if let image = progress.partialImage { partials.withLock { $0.append(image) } }
                 },
                 completion: { result in final.withLock { $0 = result } }
             )
+            #expect(await waitUntil(timeout: .seconds(30)) { !partials.withLock { $0.isEmpty } }, "a partial image from half the body")
+            let rest = try #require(held.withLock { $0 })
+            rest.0.eventLoop.execute {
+                rest.0.writeBody(rest.1)
+                rest.0.end()
+            }
             #expect(await waitUntil(timeout: .seconds(30)) { final.withLock { $0 != nil } })
             let image = try #require(try final.withLock { $0 }?.get().image)
             #expect(!image.isIncremental)
-            let seen = partials.withLock { $0 }
-            #expect(!seen.isEmpty, "at least one partial image")
-            #expect(seen.allSatisfy { $0.isIncremental && $0.pixelSize == image.pixelSize })
+            let first = try #require(partials.withLock { $0.first })
+            #expect(first.isIncremental, "made from half the body")
+            #expect(first.pixelSize == image.pixelSize)
             #expect(token.isFinished)
         }
     }
