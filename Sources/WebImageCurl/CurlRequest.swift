@@ -15,17 +15,6 @@ package struct CurlRequest: Sendable {
         package static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// A user name and password sent with HTTP basic authentication.
-    package struct Credentials: Sendable, Hashable {
-        package var user: String
-        package var password: String
-
-        package init(user: String, password: String) {
-            self.user = user
-            self.password = password
-        }
-    }
-
     /// The URL, as an absolute string.
     package var url: String
     /// The HTTP method; `GET` unless set.
@@ -50,7 +39,7 @@ package struct CurlRequest: Sendable {
     /// Whether the server's certificate and host name are verified.
     package var verifiesTLS = true
     /// Basic-authentication credentials.
-    package var credentials: Credentials?
+    package var credentials: ImageDownloaderCredentials?
     /// Whether the engine's cookie store is used (sends its cookies, keeps the response's).
     package var usesCookies = false
     /// The priority among waiting transfers.

@@ -129,7 +129,7 @@ public final class ImageDownloader: ImageLoading {
         curl.allowsFileScheme = config.allowsFileURLs
         curl.maxRedirects = config.maxRedirects
         curl.verifiesTLS = !options.contains(.allowInvalidSSLCertificates)
-        curl.credentials = config.credentials.map { CurlRequest.Credentials(user: $0.user, password: $0.password) }
+        curl.credentials = config.credentials
         curl.usesCookies = options.contains(.handleCookies)
         curl.priority = priority
         return curl

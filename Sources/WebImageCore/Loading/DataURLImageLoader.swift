@@ -43,36 +43,14 @@ public final class DataURLImageLoader: ImageLoading {
         progress: ImageLoadProgressHandler?,
         completion: @escaping ImageLoadCompletion
     ) -> any ImageLoadToken {
-        let latch = CompletionLatch<ImageLoaderResult>(
-            callbackQueue: context.callbackQueue ?? .default,
-            cancellationError: WebImageError(.cancelled, "the load of a data URL was cancelled"),
-            handler: completion
-        )
-        let token = LatchLoadToken(latch: latch)
-        let coder = context.imageCoder ?? coder
-        let decodeOptions = context.decodeOptions(for: options, cacheKey: nil)
-        let decryptor = context.decryptor
         let limit = maxDataSize
         let string = url.absoluteString
-        executor.submit {
-            guard !latch.isDone else { return }
-            do throws(WebImageError) {
-                var data = try DataURL.payload(of: string, limit: limit)
-                progress?(ImageLoadProgress(receivedBytes: Int64(data.count), expectedBytes: Int64(data.count)))
-                if let decryptor {
-                    guard let decrypted = decryptor(data, nil) else {
-                        throw WebImageError(.badImageData, "the decryptor refused the data of a data URL")
-                    }
-                    data = decrypted
-                }
-                guard !latch.isDone else { return }
-                let image = try coder.decode(data, options: decodeOptions)
-                latch.finish(.success(ImageLoaderResult(image: image, data: data)))
-            } catch {
-                latch.finish(.failure(error))
-            }
+        return LocalImageLoad.start(
+            what: "a data URL", cacheKey: nil, options: options, context: context, coder: coder, executor: executor,
+            progress: progress, completion: completion
+        ) { () throws(WebImageError) in
+            try DataURL.payload(of: string, limit: limit)
         }
-        return token
     }
 }
 

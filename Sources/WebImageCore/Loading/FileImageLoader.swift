@@ -39,34 +39,13 @@ public final class FileImageLoader: ImageLoading {
         progress: ImageLoadProgressHandler?,
         completion: @escaping ImageLoadCompletion
     ) -> any ImageLoadToken {
-        let latch = CompletionLatch<ImageLoaderResult>(
-            callbackQueue: context.callbackQueue ?? .default,
-            cancellationError: WebImageError(.cancelled, "the load of \(url.path) was cancelled"),
-            handler: completion
-        )
-        let coder = context.imageCoder ?? coder
-        let decodeOptions = context.decodeOptions(for: options, cacheKey: url.absoluteString)
-        let decryptor = context.decryptor
         let limit = maxFileSize
-        executor.submit {
-            guard !latch.isDone else { return }
-            do throws(WebImageError) {
-                var data = try Self.read(url, limit: limit)
-                progress?(ImageLoadProgress(receivedBytes: Int64(data.count), expectedBytes: Int64(data.count)))
-                if let decryptor {
-                    guard let decrypted = decryptor(data, nil) else {
-                        throw WebImageError(.badImageData, "the decryptor refused the data of \(url.path)")
-                    }
-                    data = decrypted
-                }
-                guard !latch.isDone else { return }
-                let image = try coder.decode(data, options: decodeOptions)
-                latch.finish(.success(ImageLoaderResult(image: image, data: data)))
-            } catch {
-                latch.finish(.failure(error))
-            }
+        return LocalImageLoad.start(
+            what: url.path, cacheKey: url.absoluteString, options: options, context: context, coder: coder,
+            executor: executor, progress: progress, completion: completion
+        ) { () throws(WebImageError) in
+            try Self.read(url, limit: limit)
         }
-        return LatchLoadToken(latch: latch)
     }
 
     /// The bytes of the file at `url`, checked against `limit` before reading.

@@ -21,25 +21,13 @@ public struct ImageRequest: Sendable, Hashable {
 
     /// The value of the first field named `name`, compared without regard to case.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.value(named: name)
     }
 
     /// Sets the field named `name`, replacing every field of that name (any case); nil removes them.
     public mutating func setValue(_ value: String?, forHeader name: String) {
-        let lowered = name.lowercased()
-        headers.removeAll { $0.name.lowercased() == lowered }
+        headers.removeAll { $0.hasName(name) }
         if let value { headers.append(HTTPHeader(name: name, value: value)) }
-    }
-}
-
-/// One header field.
-public struct HTTPHeader: Sendable, Hashable {
-    public var name: String
-    public var value: String
-
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
     }
 }
 

@@ -21,7 +21,7 @@ public struct ImageResponse: Sendable, Hashable {
 
     /// The value of the first field named `name`, compared without regard to case.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.value(named: name)
     }
 
     /// The media type of the body, lowercased and without parameters (`image/png`), or nil.
