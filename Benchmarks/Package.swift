@@ -38,6 +38,12 @@ let package = Package(
             dependencies: [.product(name: "WebImage", package: libraryPackage)],
             path: "Tools/OurDecode"
         ),
+        // The loopback server of the download benchmarks, run as a child process.
+        .executableTarget(
+            name: "LoopbackServer",
+            dependencies: [.product(name: "WebImageTestSupport", package: libraryPackage)],
+            path: "Tools/LoopbackServer"
+        ),
         .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [
@@ -65,7 +71,6 @@ let package = Package(
                 "BenchmarkPairs",
                 "CRawCurl",
                 .product(name: "WebImage", package: libraryPackage),
-                .product(name: "WebImageTestSupport", package: libraryPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/DownloadBenchmarks",

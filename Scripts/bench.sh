@@ -72,6 +72,9 @@ if $instructions; then
   exit 0
 fi
 
+# The download benchmarks run their loopback server as a child process, built here.
+(cd Benchmarks && swift build -c release --product LoopbackServer) >/dev/null
+
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 (cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --format markdown --no-progress "$@") | tee "$out"

@@ -38,15 +38,20 @@ final class CurlEngineInbox: Sendable {
     }
 
     /// Posts a command and wakes the curl thread. Returns false, posting nothing, once shutdown has begun.
+    ///
+    /// Only the command that finds the inbox empty wakes the thread: until the thread takes the commands, that
+    /// wakeup is pending (curl keeps it for the next poll when the thread is not polling), so later commands ride
+    /// on it. A burst of requests costs one wakeup, not one each.
     func post(_ command: Command) -> Bool {
-        let posted = state.withLock { state in
-            guard !state.shuttingDown else { return false }
+        let posted: Bool? = state.withLock { state in
+            guard !state.shuttingDown else { return nil }
+            let wakes = state.commands.isEmpty
             state.commands.append(command)
-            state.wakersInFlight += 1
-            return true
+            if wakes { state.wakersInFlight += 1 }
+            return wakes
         }
-        guard posted else { return false }
-        wake()
+        guard let wakes = posted else { return false }
+        if wakes { wake() }
         return true
     }
 
@@ -66,8 +71,9 @@ final class CurlEngineInbox: Sendable {
     /// Takes the posted commands, and whether shutdown was asked. Curl thread only.
     func take() -> (commands: [Command], shuttingDown: Bool) {
         state.withLock { state in
+            guard !state.commands.isEmpty else { return ([], state.shuttingDown) }
             let commands = state.commands
-            state.commands.removeAll()
+            state.commands = []
             return (commands, state.shuttingDown)
         }
     }

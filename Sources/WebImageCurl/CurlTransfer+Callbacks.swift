@@ -51,23 +51,16 @@ extension CurlTransfer {
     /// Records a header line; a status line starts a new response, so only the last response's headers remain.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         lastActivity = .now
-        var line = String(decoding: bytes, as: UTF8.self)
-        while let last = line.last, last.isNewline { line.removeLast() }
-        if line.hasPrefix("HTTP/") {
-            statusLine = line
+        switch CurlHeaderLine(bytes) {
+        case .status:
             responseHeaders.removeAll(keepingCapacity: true)
-            return
+        case .field(let name, let value):
+            responseHeaders.append((name, value))
+        case .continuation(let more):
+            guard let previous = responseHeaders.popLast() else { return }
+            responseHeaders.append((previous.name, more.isEmpty ? previous.value : previous.value + " " + more))
+        case .other:
+            break
         }
-        guard !line.isEmpty else { return }
-        if let first = line.first, first == " " || first == "\t", let previous = responseHeaders.popLast() {
-            // An obsolete folded continuation line.
-            let continued = previous.value + " " + line.trimmingCharacters(in: .whitespaces)
-            responseHeaders.append((previous.name, continued))
-            return
-        }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        responseHeaders.append((name, value))
     }
 }

@@ -21,8 +21,7 @@ final class CurlTransfer {
 
     /// The body received so far.
     var body = Data()
-    /// The current response's status line and headers; reset at each new status line (redirects, 100 Continue).
-    var statusLine = ""
+    /// The current response's headers; reset at each new status line (redirects, 100 Continue).
     var responseHeaders: [(name: String, value: String)] = []
     /// The response reported to the sink, once known.
     var response: CurlResponse?
@@ -67,7 +66,9 @@ final class CurlTransfer {
         if wi_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK { status = code }
         var urlPointer: UnsafeMutablePointer<CChar>?
         var url = request.url
-        if wi_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer {
+        // Usually the URL asked for (no redirect): kept without making a new string.
+        if wi_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer,
+           strcmp(urlPointer, request.url) != 0 {
             url = String(cString: urlPointer)
         }
         let response = CurlResponse(

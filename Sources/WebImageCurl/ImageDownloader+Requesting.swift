@@ -73,7 +73,9 @@ extension ImageDownloader {
             priority: priority,
             wantsPartialImages: options.contains(.progressiveLoad) && progress != nil
         )
-        let identity = DownloadIdentity(request: request, credentials: config.credentials, options: options)
+        let identity = DownloadIdentity(
+            request: request, credentials: config.credentials, options: options, defaults: identityDefaults
+        )
         // A download that finished between the lookup and the join refuses the caller: start a new one.
         for _ in 0..<3 {
             let (download, isNew) = self.download(for: identity) {

@@ -39,6 +39,8 @@ public final class ImageDownloader: ImageLoading {
     public let executor: BoundedExecutor
 
     private let engine: Result<CurlEngine, WebImageError>
+    /// The configured headers and their form in a ``DownloadIdentity``, made once.
+    let identityDefaults: (headers: [HTTPHeader], normalized: [HTTPHeader])
     private let downloads = Mutex<(byIdentity: [DownloadIdentity: SharedDownload], nextCaller: Int)>(([:], 0))
 
     /// Makes a downloader and starts its curl thread.
@@ -51,6 +53,7 @@ public final class ImageDownloader: ImageLoading {
         self.config = config
         self.coder = coder
         self.executor = executor
+        identityDefaults = (config.httpHeaders, DownloadIdentity.normalized(config.httpHeaders))
         var engineConfiguration = CurlEngine.Configuration()
         engineConfiguration.maxConcurrentTransfers = max(1, config.maxConcurrentDownloads)
         engineConfiguration.executionOrder = config.executionOrder == .fifo ? .fifo : .lifo

@@ -182,7 +182,7 @@ final class SharedDownload: CurlTransferSink {
             for caller in callers { caller.token.latch.finish(.failure(error)) }
         case .success(let transfer):
             let response = ImageResponse(
-                url: URL(string: transfer.response.url) ?? url,
+                url: transfer.response.url == identity.url ? url : URL(string: transfer.response.url) ?? url,
                 statusCode: transfer.response.statusCode,
                 headers: transfer.response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
             )
@@ -213,8 +213,10 @@ final class SharedDownload: CurlTransferSink {
 
     // MARK: Decoding (on the executor)
 
+    /// Decodes on the executor; the callers are completed after the executor's slot is released, on the same
+    /// global-queue thread (no second dispatch for callers on the default callback queue).
     private func scheduleDecode(_ key: DownloadCaller.DecodeKey, data: Data, response: ImageResponse, metrics: ImageDownloadMetrics) {
-        executor.submit { [self] in
+        executor.submitWithFollowUp { [self] in
             let representative: DownloadCaller? = state.withLock { state in
                 guard case .running(let ids) = state.decodes[key] else { return nil }
                 for id in ids {
@@ -228,7 +230,7 @@ final class SharedDownload: CurlTransferSink {
             } else {
                 result = .failure(WebImageError(.cancelled, "every caller of \(url.absoluteString) cancelled"))
             }
-            finishDecode(key, result: result, metrics: metrics)
+            return { [self] in finishDecode(key, result: result, metrics: metrics) }
         }
     }
 
@@ -272,10 +274,11 @@ final class SharedDownload: CurlTransferSink {
             let allDone = !state.decodes.values.contains { if case .running = $0 { true } else { false } }
             return (waiting, allDone)
         }
+        // Forgotten first, so that a caller who asks again from its completion starts a new transfer.
+        if allDone { onDone(self) }
         for caller in waiting {
             caller.token.record(metrics)
-            caller.token.latch.finish(result)
+            caller.token.latch.finish(result, onFreeGlobalThread: true)
         }
-        if allDone { onDone(self) }
     }
 }

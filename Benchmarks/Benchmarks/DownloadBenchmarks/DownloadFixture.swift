@@ -1,22 +1,21 @@
 import Foundation
 import Synchronization
 import WebImage
-import WebImageTestSupport
 
-/// The loopback server and both clients of one benchmark: made in the benchmark's setup hook, closed in its
-/// teardown, so that connections stay open from one iteration to the next on both sides.
+/// The loopback server (a child process) and both clients of one benchmark: made in the benchmark's setup hook,
+/// closed in its teardown, so that connections stay open from one iteration to the next on both sides.
 final class DownloadFixture: Sendable {
     /// The fixture of the benchmark running now.
     static let current = Mutex<DownloadFixture?>(nil)
 
-    let server: TestHTTPServer
+    let server: LoopbackServerProcess
     let downloader: ImageDownloader
     let raw: RawCurlSession
     /// Transfers in flight at once, on both sides.
     let concurrency: Int
     private let iterations = Atomic<Int>(0)
 
-    private init(server: TestHTTPServer, concurrency: Int, maxConnectionsPerHost: Int, maxTotalConnections: Int) {
+    private init(server: LoopbackServerProcess, concurrency: Int, maxConnectionsPerHost: Int, maxTotalConnections: Int) {
         self.server = server
         self.concurrency = concurrency
         var config = ImageDownloaderConfig()
@@ -31,7 +30,7 @@ final class DownloadFixture: Sendable {
     /// connections to the host, and at least 64 in all (the downloader's default).
     static func setUp(concurrency: Int) -> @Sendable () async throws -> Void {
         {
-            let server = try await TestHTTPServer.start()
+            let server = try LoopbackServerProcess()
             let fixture = DownloadFixture(
                 server: server, concurrency: concurrency,
                 maxConnectionsPerHost: concurrency, maxTotalConnections: max(64, concurrency)
@@ -60,17 +59,19 @@ final class DownloadFixture: Sendable {
     }
 
     /// `count` URLs of 20 KB bodies (`seed` 0..<count, or all `seed` 0 when `distinct` is false), with an
-    /// `iteration` number no other call returns, so that no two calls share a URL.
-    func urls(count: Int, distinct: Bool = true, bytes: Int = 20_480) -> [URL] {
+    /// `iteration` number no other call returns, so that no two calls share a URL. The server answers each after
+    /// `delayMilliseconds`.
+    func urls(count: Int, distinct: Bool = true, bytes: Int = 20_480, delayMilliseconds: Int = 0) -> [URL] {
         let iteration = iterations.wrappingAdd(1, ordering: .relaxed).newValue
+        let delay = delayMilliseconds > 0 ? "&delay_ms=\(delayMilliseconds)" : ""
         return (0..<count).map { index in
-            server.url("/generated?bytes=\(bytes)&seed=\(distinct ? index : 0)&iteration=\(iteration)")
+            server.url("/generated?bytes=\(bytes)&seed=\(distinct ? index : 0)&iteration=\(iteration)\(delay)")
         }
     }
 
     private func close() async {
         downloader.invalidate()
         raw.close()
-        try? await server.shutdown()
+        server.stop()
     }
 }

@@ -38,34 +38,31 @@ public enum ImageCacheKeys {
     /// 2 or 3 when the key contains `@2x.` or `@3x.` (or, in an `http(s)` key, `%402x.` or `%403x.`), else 1.
     public static func scaleFactor(forKey key: String) -> Double {
         guard key.utf8.count >= 8 else { return 1 }
-        let search = { (bytes: UnsafeBufferPointer<UInt8>) -> Double in
-            let isURL = bytes.starts(with: "http://".utf8) || bytes.starts(with: "https://".utf8)
-            for factor in [UInt8(ascii: "2"), UInt8(ascii: "3")] {
-                if containsScaleMarker(bytes, factor: factor, escaped: false)
-                    || (isURL && containsScaleMarker(bytes, factor: factor, escaped: true))
-                {
-                    return Double(factor - UInt8(ascii: "0"))
-                }
-            }
-            return 1
-        }
-        if let factor = key.utf8.withContiguousStorageIfAvailable(search) { return factor }
-        return Array(key.utf8).withUnsafeBufferPointer(search)
+        if let factor = key.utf8.withContiguousStorageIfAvailable(scaleFactor(in:)) { return factor }
+        return Array(key.utf8).withUnsafeBufferPointer(scaleFactor(in:))
     }
 
-    /// Whether `bytes` contain `@<factor>x.`, or `%40<factor>x.` when `escaped`: a byte search, with no
-    /// strings made (a cache query asks this of every key).
-    private static func containsScaleMarker(_ bytes: UnsafeBufferPointer<UInt8>, factor: UInt8, escaped: Bool) -> Bool {
-        let marker: [UInt8] = escaped ? [0x25, 0x34, 0x30, factor, 0x78, 0x2e] : [0x40, factor, 0x78, 0x2e]
-        guard bytes.count >= marker.count else { return false }
-        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
-            var matched = true
-            for offset in 1..<marker.count where bytes[start + offset] != marker[offset] {
-                matched = false
-                break
+    /// One pass over the key's bytes, with no strings or arrays made (a cache query and every download caller
+    /// ask this): `@2x.` anywhere wins over `@3x.`, as SDWebImage tries 2 before 3.
+    private static func scaleFactor(in bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        let isURL = bytes.starts(with: "http://".utf8) || bytes.starts(with: "https://".utf8)
+        var foundThree = false
+        var index = 0
+        while index < bytes.count {
+            var factorAt = -1
+            if bytes[index] == UInt8(ascii: "@") {
+                factorAt = index + 1
+            } else if isURL, bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                      bytes[index + 1] == UInt8(ascii: "4"), bytes[index + 2] == UInt8(ascii: "0") {
+                factorAt = index + 3
             }
-            if matched { return true }
+            if factorAt >= 0, factorAt + 2 < bytes.count, bytes[factorAt + 1] == UInt8(ascii: "x"),
+               bytes[factorAt + 2] == UInt8(ascii: ".") {
+                if bytes[factorAt] == UInt8(ascii: "2") { return 2 }
+                if bytes[factorAt] == UInt8(ascii: "3") { foundThree = true }
+            }
+            index += 1
         }
-        return false
+        return foundThree ? 3 : 1
     }
 }

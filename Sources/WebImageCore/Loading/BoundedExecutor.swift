@@ -15,8 +15,11 @@ public final class BoundedExecutor: Sendable {
     /// The executor decodes and transforms run on by default: as wide as the machine has active cores.
     public static let decoding = BoundedExecutor(width: ProcessInfo.processInfo.activeProcessorCount)
 
+    /// A work item; what it returns runs after its slot is released (see ``submitWithFollowUp(_:)``).
+    private typealias Item = @Sendable () -> (@Sendable () -> Void)?
+
     private struct State {
-        var pending: [@Sendable () -> Void] = []
+        var pending: [Item] = []
         var head = 0
         var running = 0
     }
@@ -34,16 +37,32 @@ public final class BoundedExecutor: Sendable {
 
     /// Queues `work`; it runs on a global queue thread when a slot is free.
     public func submit(_ work: @escaping @Sendable () -> Void) {
+        enqueue {
+            work()
+            return nil
+        }
+    }
+
+    /// Queues `work`; the follow-up it returns, if any, runs on the same global queue thread once the item's slot
+    /// has been released, so that other work can start meanwhile.
+    ///
+    /// This is how a result computed here reaches a completion handler on a global queue without a second
+    /// dispatch: the handler runs on a thread of the global concurrent queue that holds no slot of this executor.
+    package func submitWithFollowUp(_ work: @escaping @Sendable () -> (@Sendable () -> Void)?) {
+        enqueue(work)
+    }
+
+    private func enqueue(_ item: @escaping Item) {
         let startsNow: Bool = state.withLock { state in
             if state.running < width {
                 state.running += 1
                 return true
             }
-            state.pending.append(work)
+            state.pending.append(item)
             return false
         }
         if startsNow {
-            queue.async { self.run(work) }
+            queue.async { self.run(item) }
         }
     }
 
@@ -52,27 +71,59 @@ public final class BoundedExecutor: Sendable {
         state.withLock { $0.pending.count - $0.head }
     }
 
-    private func run(_ first: @escaping @Sendable () -> Void) {
-        var next: (@Sendable () -> Void)? = first
+    /// Runs `first` in a slot this thread holds, then the items waiting; a follow-up runs with the slot released,
+    /// after which the thread takes a slot again if one is free and items wait.
+    private func run(_ first: @escaping Item) {
+        var next: Item? = first
         while let work = next {
-            work()
-            next = state.withLock { state in
-                guard state.head < state.pending.count else {
-                    state.running -= 1
-                    state.pending.removeAll(keepingCapacity: true)
-                    state.head = 0
-                    return nil
-                }
-                let item = state.pending[state.head]
-                // Release what the item captures as soon as it has been taken.
-                state.pending[state.head] = {}
-                state.head += 1
-                if state.head > 64, state.head * 2 > state.pending.count {
-                    state.pending.removeFirst(state.head)
-                    state.head = 0
-                }
-                return item
+            if let followUp = work() {
+                release()
+                followUp()
+                next = takeSlotAndItem()
+            } else {
+                next = takeItemOrRelease()
             }
         }
+    }
+
+    /// The next waiting item, keeping this thread's slot; nil, releasing the slot, when none waits.
+    private func takeItemOrRelease() -> Item? {
+        state.withLock { state in
+            guard let item = Self.popPending(&state) else {
+                state.running -= 1
+                return nil
+            }
+            return item
+        }
+    }
+
+    /// A slot and the next waiting item, when an item waits and a slot is free.
+    private func takeSlotAndItem() -> Item? {
+        state.withLock { state in
+            guard state.running < width, let item = Self.popPending(&state) else { return nil }
+            state.running += 1
+            return item
+        }
+    }
+
+    private func release() {
+        state.withLock { $0.running -= 1 }
+    }
+
+    private static func popPending(_ state: inout State) -> Item? {
+        guard state.head < state.pending.count else {
+            state.pending.removeAll(keepingCapacity: true)
+            state.head = 0
+            return nil
+        }
+        let item = state.pending[state.head]
+        // Release what the item captures as soon as it has been taken.
+        state.pending[state.head] = { nil }
+        state.head += 1
+        if state.head > 64, state.head * 2 > state.pending.count {
+            state.pending.removeFirst(state.head)
+            state.head = 0
+        }
+        return item
     }
 }

@@ -8,7 +8,9 @@ import Foundation
 ///
 /// - ``default``: a result that is ready while the caller is still in the call (a memory hit) is delivered at
 ///   once, on the caller's thread, without a thread switch; a result that comes later is delivered on a global
-///   concurrent queue. This works in a process whose main queue is never serviced, such as a server.
+///   concurrent queue: on the global-queue thread that produced it when that thread has finished its part and
+///   holds nothing (a decode executor's thread after releasing its slot), else by dispatching. This works in a
+///   process whose main queue is never serviced, such as a server.
 /// - ``main``: on the main queue; inline when the result is ready on the main thread. For user interfaces.
 /// - ``init(_:policy:)``: any dispatch queue, with one of the three policies.
 public struct CallbackQueue: Sendable {
@@ -63,20 +65,33 @@ public struct CallbackQueue: Sendable {
 
     /// Runs `block` as the policy says.
     ///
-    /// - Parameter duringCall: Whether the caller of the operation is still in its call (the result was ready
-    ///   synchronously).
-    package func execute(duringCall: Bool, _ block: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - duringCall: Whether the caller of the operation is still in its call (the result was ready
+    ///     synchronously).
+    ///   - onFreeGlobalThread: Whether this thread is a thread of the global concurrent queue that holds no lock,
+    ///     slot or queue of the library's, so that a completion for a global queue may run on it at once.
+    package func execute(duringCall: Bool, onFreeGlobalThread: Bool = false, _ block: @escaping @Sendable () -> Void) {
         switch policy {
         case .invoke:
             block()
         case .dispatch:
             dispatch(block)
         case .safeExecute:
-            if isCurrent(duringCall: duringCall) {
+            if isCurrent(duringCall: duringCall || onFreeGlobalThread) {
                 block()
             } else {
                 dispatch(block)
             }
+        }
+    }
+
+    /// Whether ``execute(duringCall:onFreeGlobalThread:_:)`` would run its block at once, on this thread, so that
+    /// a caller can run it directly without making a closure.
+    package func runsInline(duringCall: Bool, onFreeGlobalThread: Bool = false) -> Bool {
+        switch policy {
+        case .invoke: true
+        case .dispatch: false
+        case .safeExecute: isCurrent(duringCall: duringCall || onFreeGlobalThread)
         }
     }
 

@@ -4,7 +4,8 @@ import NIOHTTPCompression
 /// The routes that serve bodies as they should be served.
 ///
 /// - `/image/<name>`: a fixture (``TestHTTPFixtureCatalog``), its Content-Type from the extension, Content-Length.
-/// - `/generated?bytes=N[&seed=S]`: N deterministic pseudo-random bytes (SplitMix64 from S, default 1) as
+/// - `/generated?bytes=N[&seed=S][&delay_ms=M]`: N deterministic pseudo-random bytes (SplitMix64 from S, default
+///   1, each output word little-endian), after M ms (default 0, as a network's latency would add), as
 ///   `application/octet-stream`. Not an image: this target cannot encode images; real images come from `/image/`.
 /// - `/status/<code>`: that status with a short text body (none for 1xx, 204 and 304).
 /// - `/chunked/<name>`: the fixture as a chunked body in four parts, without Content-Length.
@@ -23,13 +24,17 @@ extension TestHTTPRoutes {
             }
             responder.respond(status: 200, headers: [("Content-Type", entry.contentType)], body: entry.bytes)
         }
+        let generated = TestHTTPGeneratedBodies()
         register("/generated") { request, responder in
             let count = max(0, min(request.int("bytes", default: 1024), 256 << 20))
-            var random = SplitMix64(seed: UInt64(max(0, request.int("seed", default: 1))))
-            var bytes = [UInt8]()
-            bytes.reserveCapacity(count)
-            for _ in 0..<count { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
-            responder.respond(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+            let bytes = generated.body(count: count, seed: UInt64(max(0, request.int("seed", default: 1))))
+            let delay = max(0, min(request.int("delay_ms", default: 0), 60_000))
+            guard delay > 0 else {
+                return responder.respond(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+            }
+            responder.after(milliseconds: delay) {
+                responder.respond(status: 200, headers: [("Content-Type", "application/octet-stream")], body: bytes)
+            }
         }
         registerPrefix("/status/") { request, responder in
             guard let code = Int(request.remainder), (100...999).contains(code) else {
