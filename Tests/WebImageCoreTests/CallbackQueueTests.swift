@@ -23,6 +23,23 @@ import Testing
         #expect(!ranHere.withLock { $0 }, "a later result goes to a global queue")
     }
 
+    @Test func freeGlobalThreadRunsDefaultCompletionsInlineOnly() {
+        let marker = "free-global"
+        Thread.current.name = marker
+        let ran = Mutex<String?>(nil)
+        #expect(CallbackQueue.default.runsInline(duringCall: false, onFreeGlobalThread: true))
+        CallbackQueue.default.execute(duringCall: false, onFreeGlobalThread: true) {
+            ran.withLock { $0 = Thread.current.name }
+        }
+        #expect(ran.withLock { $0 } == marker, "the default queue's later result runs on a free global thread at once")
+
+        #expect(!CallbackQueue.global.runsInline(duringCall: false, onFreeGlobalThread: true), ".dispatch always dispatches")
+        #expect(!CallbackQueue(DispatchQueue(label: "other")).runsInline(duringCall: false, onFreeGlobalThread: true),
+                "a queue of the caller's is not any global thread")
+        #expect(!CallbackQueue.default.runsInline(duringCall: false))
+        #expect(CallbackQueue.inline.runsInline(duringCall: false))
+    }
+
     @Test func customQueueSafeExecuteRecognisesItself() {
         let queue = DispatchQueue(label: "callback-test")
         let callback = CallbackQueue(queue)
@@ -108,45 +125,5 @@ import Testing
         latch.cancel()
         #expect(!latch.isCancelled)
         #expect(count.withLock { $0 } == 1)
-    }
-}
-
-@Suite struct BoundedExecutorTests {
-    @Test func neverRunsMoreThanItsWidthAndRunsEverything() async {
-        let executor = BoundedExecutor(width: 3)
-        let state = Mutex((running: 0, peak: 0, done: 0))
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            for _ in 0..<60 {
-                executor.submit {
-                    state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
-                    usleep(1000)
-                    let finished = state.withLock { s -> Bool in
-                        s.running -= 1
-                        s.done += 1
-                        return s.done == 60
-                    }
-                    if finished { continuation.resume() }
-                }
-            }
-        }
-        let final = state.withLock { $0 }
-        #expect(final.done == 60)
-        #expect(final.peak <= 3)
-        #expect(final.peak >= 2, "work does run in parallel")
-        #expect(executor.waitingCount == 0)
-    }
-
-    @Test func runsInSubmissionOrderWhenOneWide() async {
-        let executor = BoundedExecutor(width: 1)
-        let order = Mutex<[Int]>([])
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            for i in 0..<100 {
-                executor.submit {
-                    let count = order.withLock { $0.append(i); return $0.count }
-                    if count == 100 { continuation.resume() }
-                }
-            }
-        }
-        #expect(order.withLock { $0 } == Array(0..<100))
     }
 }

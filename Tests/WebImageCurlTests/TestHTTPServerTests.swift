@@ -117,6 +117,23 @@ struct TestHTTPServerTests {
             #expect(first.body == second.body)
             #expect(first.header("Content-Type") == "application/octet-stream")
             #expect(try connection.get("/generated?bytes=5000&seed=2").body != first.body)
+            var random = SplitMix64(seed: 1)
+            let words = [random.next(), random.next()]
+            let expected = words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
+            #expect(Array(first.body.prefix(16)) == expected, "SplitMix64 words from seed 1, little-endian")
+            #expect(try connection.get("/generated?bytes=13").body == Array(first.body.prefix(13)))
+        }
+    }
+
+    @Test func generatedBodiesCanWaitBeforeAnswering() async throws {
+        try await withTestHTTPServer { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let delayed = try connection.get("/generated?bytes=64&delay_ms=200")
+            let elapsed = clock.now - start
+            #expect(elapsed >= .milliseconds(190), "answered after \(elapsed)")
+            #expect(delayed.body == (try connection.get("/generated?bytes=64")).body)
         }
     }
 

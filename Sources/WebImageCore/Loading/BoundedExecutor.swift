@@ -71,6 +71,11 @@ public final class BoundedExecutor: Sendable {
         state.withLock { $0.pending.count - $0.head }
     }
 
+    /// Slots taken now.
+    var runningCount: Int {
+        state.withLock { $0.running }
+    }
+
     /// Runs `first` in a slot this thread holds, then the items waiting; a follow-up runs with the slot released,
     /// after which the thread takes a slot again if one is free and items wait.
     private func run(_ first: @escaping Item) {

@@ -1,0 +1,83 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import WebImageCore
+
+@Suite struct BoundedExecutorTests {
+    @Test func neverRunsMoreThanItsWidthAndRunsEverything() async {
+        let executor = BoundedExecutor(width: 3)
+        let state = Mutex((running: 0, peak: 0, done: 0))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for _ in 0..<60 {
+                executor.submit {
+                    state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                    usleep(1000)
+                    let finished = state.withLock { s -> Bool in
+                        s.running -= 1
+                        s.done += 1
+                        return s.done == 60
+                    }
+                    if finished { continuation.resume() }
+                }
+            }
+        }
+        let final = state.withLock { $0 }
+        #expect(final.done == 60)
+        #expect(final.peak <= 3)
+        #expect(final.peak >= 2, "work does run in parallel")
+        #expect(executor.waitingCount == 0)
+    }
+
+    @Test func runsInSubmissionOrderWhenOneWide() async {
+        let executor = BoundedExecutor(width: 1)
+        let order = Mutex<[Int]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for i in 0..<100 {
+                executor.submit {
+                    let count = order.withLock { $0.append(i); return $0.count }
+                    if count == 100 { continuation.resume() }
+                }
+            }
+        }
+        #expect(order.withLock { $0 } == Array(0..<100))
+    }
+
+    @Test func followUpRunsOnTheSameThreadWithTheSlotReleased() async {
+        let executor = BoundedExecutor(width: 1)
+        let seen = Mutex<(work: pthread_t?, followUp: pthread_t?, runningInWork: Int, runningInFollowUp: Int)>((nil, nil, -1, -1))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            executor.submitWithFollowUp {
+                seen.withLock { $0.work = pthread_self(); $0.runningInWork = executor.runningCount }
+                return {
+                    seen.withLock { $0.followUp = pthread_self(); $0.runningInFollowUp = executor.runningCount }
+                    continuation.resume()
+                }
+            }
+        }
+        let result = seen.withLock { $0 }
+        #expect(result.runningInWork == 1)
+        #expect(result.runningInFollowUp == 0, "the follow-up holds no slot")
+        #expect(result.followUp == result.work, "no second dispatch for the follow-up")
+    }
+
+    @Test func itemsWaitingBehindFollowUpsStillRunInOrder() async {
+        let executor = BoundedExecutor(width: 1)
+        let order = Mutex<[Int]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for index in 0..<40 {
+                let record = { @Sendable in
+                    let count = order.withLock { $0.append(index); return $0.count }
+                    if count == 40 { continuation.resume() }
+                }
+                if index % 2 == 0 {
+                    executor.submitWithFollowUp { record }
+                } else {
+                    executor.submit(record)
+                }
+            }
+        }
+        #expect(order.withLock { $0 }.sorted() == Array(0..<40))
+        #expect(executor.waitingCount == 0)
+    }
+}
