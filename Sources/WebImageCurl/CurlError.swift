@@ -21,7 +21,7 @@ enum CurlError {
     ///   - detail: curl's error-buffer text; `curl_easy_strerror` is used when it is empty.
     ///   - url: The request's URL, named in the message.
     ///   - redirected: Whether the transfer followed a redirect; a scheme refused after one is a redirect to a scheme
-    ///     that is not allowed, which is `tooManyRedirects` (the URL the caller asked for had an allowed scheme).
+    ///     that is not allowed (`file:`, say), still `unsupportedScheme` but said to come from the server.
     static func map(
         _ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String, redirected: Bool = false
     ) -> WebImageError {
@@ -37,7 +37,7 @@ enum CurlError {
         }
         let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         if code == CURLE_UNSUPPORTED_PROTOCOL, redirected {
-            return WebImageError(.tooManyRedirects, "a redirect to a scheme that is not allowed: \(text) (\(url))")
+            return WebImageError(.unsupportedScheme, "the server redirected to a scheme that is not allowed: \(text) (\(url))")
         }
         return WebImageError(kind(of: code), "\(text) (\(url))")
     }

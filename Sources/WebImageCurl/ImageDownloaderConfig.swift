@@ -40,7 +40,8 @@ public struct ImageDownloaderConfig: Sendable {
     public var maxResponseSize = 64 << 20
     /// Whether `file:` URLs are loaded; off, as a server must not read its own files for a client.
     public var allowsFileURLs = false
-    /// The most redirects followed, only ever to `http` and `https`; more fail with `tooManyRedirects`.
+    /// The most redirects followed, only ever to `http` and `https`; more fail with `tooManyRedirects`, and a
+    /// redirect to another scheme fails with `unsupportedScheme`.
     public var maxRedirects = 10
     /// The most connections open to one host at once; 0 for no limit.
     public var maxConnectionsPerHost = 6

@@ -63,6 +63,11 @@ final class RecordingSink: CurlTransferSink {
         return error.code
     }
 
+    var errorMessage: String? {
+        guard case .failure(let error)? = result else { return nil }
+        return error.message
+    }
+
     /// Waits, at most `timeout`, for the first completion; returns whether it came.
     @discardableResult
     func waitForCompletion(timeout: Duration = .seconds(30)) async -> Bool {
