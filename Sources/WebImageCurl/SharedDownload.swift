@@ -24,6 +24,26 @@ final class SharedDownload: CurlTransferSink {
         var throttle: DownloadProgressThrottle
         var received: (bytes: Int64, expected: Int64) = (0, -1)
         var priority: CurlRequest.Priority = .low
+        /// Callers in `callers` with a progress handler, so that a chunk costs nothing per caller when none listens.
+        var progressListeners = 0
+
+        mutating func add(_ caller: DownloadCaller) {
+            if callers.updateValue(caller, forKey: caller.id) == nil, caller.progress != nil { progressListeners += 1 }
+        }
+
+        mutating func remove(_ id: Int) -> DownloadCaller? {
+            guard let caller = callers.removeValue(forKey: id) else { return nil }
+            if caller.progress != nil { progressListeners -= 1 }
+            return caller
+        }
+
+        mutating func removeAllCallers() -> [DownloadCaller] {
+            defer {
+                callers.removeAll()
+                progressListeners = 0
+            }
+            return Array(callers.values)
+        }
     }
 
     private enum DecodeState {
@@ -91,17 +111,17 @@ final class SharedDownload: CurlTransferSink {
                 switch state.decodes[caller.decodeKey] {
                 case .running(let waiting):
                     state.decodes[caller.decodeKey] = .running(waiting + [caller.id])
-                    state.callers[caller.id] = caller
+                    state.add(caller)
                     return .none
                 case .done(let result):
                     return .deliver(result, outcome.metrics)
                 case nil:
                     state.decodes[caller.decodeKey] = .running([caller.id])
-                    state.callers[caller.id] = caller
+                    state.add(caller)
                     return .decode(outcome.data, outcome.response, outcome.metrics)
                 }
             }
-            state.callers[caller.id] = caller
+            state.add(caller)
             if caller.priority > state.priority {
                 state.priority = caller.priority
                 if let id = state.transferID { return .raise(id, caller.priority) }
@@ -133,7 +153,7 @@ final class SharedDownload: CurlTransferSink {
     /// A caller cancelled: forget it, and cancel the transfer when it was the last one waiting for it.
     private func leave(_ id: Int) {
         let cancel: CurlTransferID? = state.withLock { state in
-            guard state.callers.removeValue(forKey: id) != nil else { return nil }
+            guard state.remove(id) != nil else { return nil }
             guard !state.isTransferDone, state.callers.isEmpty else { return nil }
             return state.transferID
         }
@@ -150,7 +170,7 @@ final class SharedDownload: CurlTransferSink {
         }
         let listeners: [DownloadCaller] = state.withLock { state in
             state.received = (bytesSoFar, expected)
-            guard state.callers.values.contains(where: { $0.progress != nil }),
+            guard state.progressListeners > 0,
                   state.throttle.shouldReport(received: bytesSoFar, expected: expected)
             else { return [] }
             return state.callers.values.filter { $0.progress != nil }
@@ -175,8 +195,7 @@ final class SharedDownload: CurlTransferSink {
             let callers: [DownloadCaller] = state.withLock { state in
                 state.isTransferDone = true
                 state.transferID = nil
-                defer { state.callers.removeAll() }
-                return Array(state.callers.values)
+                return state.removeAllCallers()
             }
             onDone(self)
             for caller in callers { caller.token.latch.finish(.failure(error)) }
@@ -198,10 +217,7 @@ final class SharedDownload: CurlTransferSink {
             }
             let final = ImageLoadProgress(receivedBytes: Int64(body.count), expectedBytes: transfer.response.expectedContentLength ?? Int64(body.count))
             for callers in groups.values {
-                for caller in callers {
-                    caller.token.record(metrics)
-                    caller.report(final)
-                }
+                for caller in callers where caller.progress != nil { caller.report(final) }
             }
             if groups.isEmpty {
                 onDone(self)
@@ -270,7 +286,7 @@ final class SharedDownload: CurlTransferSink {
         let (waiting, allDone): ([DownloadCaller], Bool) = state.withLock { state in
             guard case .running(let ids) = state.decodes[key] else { return ([], false) }
             state.decodes[key] = .done(result)
-            let waiting = ids.compactMap { state.callers.removeValue(forKey: $0) }
+            let waiting = ids.compactMap { state.remove($0) }
             let allDone = !state.decodes.values.contains { if case .running = $0 { true } else { false } }
             return (waiting, allDone)
         }
