@@ -87,7 +87,9 @@ public final class ImageDownloader: ImageLoading {
     }
 
     private func isAllowedScheme(_ url: URL) -> Bool {
-        switch url.scheme?.lowercased() {
+        guard let scheme = url.scheme else { return false }
+        if scheme == "https" || scheme == "http" { return true }
+        switch scheme.lowercased() {
         case "http", "https": true
         case "file": config.allowsFileURLs
         default: false

@@ -125,5 +125,24 @@ import Testing
         latch.cancel()
         #expect(!latch.isCancelled)
         #expect(count.withLock { $0 } == 1)
+        latch.onCancel { count.withLock { $0 += 1000 } }
+        #expect(count.withLock { $0 } == 1, "a hook added after the result never runs")
+    }
+
+    @Test func hooksAddedWhileCancellingRunExactlyOnce() async {
+        for _ in 0..<200 {
+            final class Runs: Sendable {
+                let counts = Mutex([Int](repeating: 0, count: 8))
+            }
+            let runs = Runs()
+            let latch = CompletionLatch<Int>(callbackQueue: .inline) { _ in }
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask { latch.onCancel { runs.counts.withLock { $0[index] += 1 } } }
+                }
+                group.addTask { latch.cancel() }
+            }
+            #expect(runs.counts.withLock { $0 } == [Int](repeating: 1, count: 8))
+        }
     }
 }

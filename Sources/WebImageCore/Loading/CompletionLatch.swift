@@ -1,31 +1,37 @@
 import Synchronization
 
 /// Delivers one result to one completion handler exactly once, whatever the race between finishing and
-/// cancelling: the first of ``finish(_:duringCall:)`` and ``cancel()`` wins, the other does nothing.
+/// cancelling: the first of ``finish(_:duringCall:onFreeGlobalThread:)`` and ``cancel()`` wins, the other does
+/// nothing.
 ///
 /// The handler is released as soon as it has been taken, so nothing it captures outlives the delivery.
 ///
-/// Inlinable, so that the modules that make one latch per caller (the downloader) get code specialised for their
-/// result type rather than generic code that looks up type metadata on every call.
-package final class CompletionLatch<Success: Sendable>: Sendable {
+/// The outcome is decided by one atomic compare-and-exchange, and nothing the latch keeps depends on `Success`
+/// except the handler, which is a plain closure: a latch costs no generic type lookups however it is called, which
+/// matters to the downloader, which makes one per caller.
+///
+/// `@unchecked Sendable`: `handler` is written in `init` and afterwards touched only by the one thread whose
+/// compare-and-exchange moved `status` away from pending (it takes the handler and clears it), or by `deinit`.
+/// Every other member is an `Atomic`, a `Mutex` or immutable.
+package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     package typealias Handler = @Sendable (Result<Success, WebImageError>) -> Void
 
-    @usableFromInline
-    enum State {
-        case pending(Handler, onCancel: [@Sendable () -> Void])
-        case finished
-        case cancelled
-    }
+    private static var pending: UInt8 { 0 }
+    private static var finished: UInt8 { 1 }
+    private static var cancelled: UInt8 { 2 }
 
-    @usableFromInline let state: Mutex<State>
-    @usableFromInline let callbackQueue: CallbackQueue
-    @usableFromInline let cancellationError: WebImageError
+    private let status = Atomic<UInt8>(0)
+    private var handler: Handler?
+    /// Work to run on cancellation; read and written with `status` checked under this lock, so a hook added while
+    /// the latch is being cancelled runs exactly once.
+    private let hooks = Mutex<[@Sendable () -> Void]>([])
+    private let callbackQueue: CallbackQueue
+    private let cancellationError: WebImageError
 
     /// - Parameters:
     ///   - callbackQueue: Where the handler runs.
     ///   - cancellationError: What a cancelled caller receives.
     ///   - handler: Called exactly once.
-    @inlinable
     package init(
         callbackQueue: CallbackQueue,
         cancellationError: WebImageError = WebImageError(.cancelled, "the operation was cancelled"),
@@ -33,19 +39,25 @@ package final class CompletionLatch<Success: Sendable>: Sendable {
     ) {
         self.callbackQueue = callbackQueue
         self.cancellationError = cancellationError
-        state = Mutex(.pending(handler, onCancel: []))
+        self.handler = handler
     }
 
     /// Whether the latch was cancelled.
-    @inlinable
     package var isCancelled: Bool {
-        state.withLock { if case .cancelled = $0 { true } else { false } }
+        status.load(ordering: .acquiring) == Self.cancelled
     }
 
     /// Whether a result was delivered or the latch was cancelled.
-    @inlinable
     package var isDone: Bool {
-        state.withLock { if case .pending = $0 { false } else { true } }
+        status.load(ordering: .acquiring) != Self.pending
+    }
+
+    /// Moves the latch from pending to `outcome`; on success returns the handler, which this thread now owns.
+    private func take(_ outcome: UInt8) -> Handler? {
+        guard status.compareExchange(expected: Self.pending, desired: outcome, ordering: .acquiringAndReleasing).exchanged
+        else { return nil }
+        defer { handler = nil }
+        return handler
     }
 
     /// Delivers `result` unless the latch is already done.
@@ -55,16 +67,17 @@ package final class CompletionLatch<Success: Sendable>: Sendable {
     ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's
     ///     (see ``CallbackQueue/execute(duringCall:onFreeGlobalThread:_:)``).
     /// - Returns: Whether this call delivered the result.
-    @inlinable @discardableResult
+    @discardableResult
     package func finish(
         _ result: Result<Success, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false
     ) -> Bool {
-        let handler: Handler? = state.withLock { state in
-            guard case .pending(let handler, _) = state else { return nil }
-            state = .finished
-            return handler
+        guard let handler = take(Self.finished) else { return false }
+        // Nothing will run the hooks now: release what they capture.
+        let dropped = hooks.withLock { hooks in
+            defer { hooks = [] }
+            return hooks
         }
-        guard let handler else { return false }
+        _ = consume dropped
         if callbackQueue.runsInline(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) {
             handler(result)
         } else {
@@ -75,32 +88,28 @@ package final class CompletionLatch<Success: Sendable>: Sendable {
 
     /// Cancels: delivers the cancellation error unless the latch is already done, and runs the cancellation
     /// hooks. Safe to call any number of times from any thread.
-    @inlinable
     package func cancel() {
-        let taken: (Handler, [@Sendable () -> Void])? = state.withLock { state in
-            guard case .pending(let handler, let hooks) = state else { return nil }
-            state = .cancelled
-            return (handler, hooks)
+        guard let handler = take(Self.cancelled) else { return }
+        let toRun = hooks.withLock { hooks in
+            defer { hooks = [] }
+            return hooks
         }
-        guard let (handler, hooks) = taken else { return }
-        for hook in hooks { hook() }
+        for hook in toRun { hook() }
         let error = cancellationError
         callbackQueue.execute(duringCall: false) { handler(.failure(error)) }
     }
 
     /// Adds work to run when the latch is cancelled (cancelling an inner operation); runs it at once if the
-    /// latch is already cancelled.
-    @inlinable
+    /// latch is already cancelled, and drops it if the latch has finished.
     package func onCancel(_ hook: @escaping @Sendable () -> Void) {
-        let runNow: Bool = state.withLock { state in
-            switch state {
-            case .pending(let handler, var hooks):
+        let runNow: Bool = hooks.withLock { hooks in
+            switch status.load(ordering: .acquiring) {
+            case Self.pending:
                 hooks.append(hook)
-                state = .pending(handler, onCancel: hooks)
                 return false
-            case .cancelled:
+            case Self.cancelled:
                 return true
-            case .finished:
+            default:
                 return false
             }
         }
