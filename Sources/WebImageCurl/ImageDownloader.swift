@@ -89,7 +89,7 @@ public final class ImageDownloader: ImageLoading {
     private func isAllowedScheme(_ url: URL) -> Bool {
         guard let scheme = url.scheme else { return false }
         if scheme == "https" || scheme == "http" { return true }
-        switch scheme.lowercased() {
+        return switch scheme.lowercased() {
         case "http", "https": true
         case "file": config.allowsFileURLs
         default: false

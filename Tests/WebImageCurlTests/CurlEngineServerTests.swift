@@ -161,7 +161,7 @@ extension CurlEngineServerTests {
             engine.invalidate()
             #expect(all.allSatisfy { $0.completionCount == 1 && $0.snapshot.eventsAfterCompletion == 0 })
             for sink in all {
-                if case .failure(let error)? = sink.result { #expect(error.code == .cancelled) }
+                if case .failure(let error)? = sink.result { #expect(error.code == .cancelled, "\(error)") }
             }
             #expect(engine.liveCounters.isEmpty)
         }
