@@ -42,6 +42,9 @@ extension TestHTTPServer {
                 var configuration = TLSConfiguration.makeServerConfiguration(
                     certificateChain: chain.map { NIOSSLCertificateSource.certificate($0) }, privateKey: .privateKey(key))
                 configuration.applicationProtocols = applicationProtocols
+                // A close waits this long for the client's close_notify; an idle client keeping its connection
+                // for reuse never sends one, and shutdown should not wait the default five seconds for it.
+                configuration.shutdownTimeout = .milliseconds(100)
                 return try NIOSSLContext(configuration: configuration)
             } catch {
                 throw TestHTTPServerError("tls", error)
