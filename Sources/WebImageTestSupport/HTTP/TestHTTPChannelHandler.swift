@@ -4,6 +4,7 @@ import NIOHTTP1
 /// Reads each request of one connection, records it and hands it to its route.
 ///
 /// Lives on the connection's event loop only; pipelining order is kept by `HTTPServerPipelineHandler` before it.
+/// Over HTTP/2 there is one per stream, behind the codec that turns the stream's frames into HTTP/1 parts.
 final class TestHTTPChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
 
@@ -37,7 +38,10 @@ final class TestHTTPChannelHandler: ChannelInboundHandler, RemovableChannelHandl
         let request = TestHTTPRequest(method: head.method.rawValue, uri: head.uri, headers: headers, body: body)
         body = []
         log.record(path: request.path, headers: headers)
-        let responder = TestHTTPResponder(channel: channel, keepAlive: head.isKeepAlive, method: request.method)
+        // An HTTP/2 stream carries one request; the connection stays open after it, whatever `isKeepAlive` (an
+        // HTTP/1 notion) says for version 2.
+        let keepAlive = head.version.major >= 2 || head.isKeepAlive
+        let responder = TestHTTPResponder(channel: channel, keepAlive: keepAlive, method: request.method)
         if let (routed, handler) = routes.route(request) {
             handler(routed, responder)
         } else {

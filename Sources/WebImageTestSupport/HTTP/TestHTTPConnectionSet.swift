@@ -5,6 +5,7 @@ import Synchronization
 final class TestHTTPConnectionSet: Sendable {
     private struct State {
         var open: [ObjectIdentifier: any Channel] = [:]
+        var accepted = 0
         var closed = false
     }
 
@@ -15,6 +16,7 @@ final class TestHTTPConnectionSet: Sendable {
         state.withLock { state in
             guard !state.closed else { return false }
             state.open[ObjectIdentifier(channel)] = channel
+            state.accepted += 1
             return true
         }
     }
@@ -24,6 +26,9 @@ final class TestHTTPConnectionSet: Sendable {
     }
 
     var count: Int { state.withLock { $0.open.count } }
+
+    /// Every connection inserted so far, closed ones included.
+    var acceptedCount: Int { state.withLock { $0.accepted } }
 
     /// Marks the set closed and returns the connections to close; nil when it was already closed.
     func closeAll() -> [any Channel]? {

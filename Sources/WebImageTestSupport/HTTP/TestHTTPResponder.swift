@@ -12,9 +12,10 @@ import NIOHTTP1
 /// (head, body parts, end); they are forwarded to the connection's event loop in that order. Writing after the
 /// client has gone is harmless: the writes fail silently. For a `HEAD` request, body parts are dropped.
 public final class TestHTTPResponder: Sendable {
-    /// The connection's channel.
+    /// The connection's channel; over HTTP/2, the request's stream.
     public let channel: any Channel
-    /// Whether the connection stays open after this response (HTTP/1.1 without `Connection: close`).
+    /// Whether the connection stays open after this response (HTTP/1.1 without `Connection: close`; always over
+    /// HTTP/2, where the channel is the request's stream and the connection outlives it).
     public let keepAlive: Bool
     private let dropsBody: Bool
 
@@ -71,12 +72,14 @@ public final class TestHTTPResponder: Sendable {
         }
     }
 
-    /// Closes the connection once what was written has been handed to the socket, with no proper end.
+    /// Closes the connection once what was written has been handed to the socket, with no proper end. Over
+    /// HTTP/2 it resets the request's stream instead, and the connection stays open.
     public func close() {
         channel.close(promise: nil)
     }
 
-    /// Closes the connection with a TCP reset (`SO_LINGER` 0): the client sees the connection reset.
+    /// Closes the connection with a TCP reset (`SO_LINGER` 0): the client sees the connection reset. Over HTTP/2
+    /// it resets the request's stream instead, and the connection stays open.
     public func reset() {
         let channel = self.channel
         if let provider = channel as? any SocketOptionProvider {

@@ -9,7 +9,8 @@
 /// - `/huge-length`: Content-Length 10 GiB and 1 KiB of body, then a stall.
 /// - `/slow-headers?delay_ms=M`: nothing for M ms, then a short text body.
 ///
-/// Bodies are `payloadByte(at:)`, so a client can check what it received.
+/// Bodies are `payloadByte(at:)`, so a client can check what it received. Over HTTP/2 the reset and the close
+/// reset the request's stream (RST_STREAM) and leave the connection open.
 extension TestHTTPRoutes {
     /// The byte at `offset` of every fault route's body.
     public static func payloadByte(at offset: Int) -> UInt8 {

@@ -7,9 +7,11 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 import Synchronization
 
-/// A real HTTP/1.1 server on 127.0.0.1 for the tests, with routes that misbehave on purpose.
+/// A real HTTP server on 127.0.0.1 for the tests, with routes that misbehave on purpose: plain HTTP/1.1, or HTTPS
+/// (HTTP/1.1 only, or HTTP/2 where the client offers it) with a self-signed certificate (see ``TLSMode``).
 ///
 /// ```swift
 /// try await withTestHTTPServer { server in
@@ -20,7 +22,7 @@ import Synchronization
 /// ```
 ///
 /// It listens on a port the system picks, runs one event loop thread, keeps connections alive between requests
-/// and serves many connections at once. Every handler runs on the event loop and waits with scheduled tasks, never
+/// and serves many connections at once. Over HTTP/2 every stream is one request, served by the same routes. Every handler runs on the event loop and waits with scheduled tasks, never
 /// by blocking. The standard routes are listed in `TestHTTPRoutes+Content.swift`, `+Faults`, `+Redirects` and
 /// `+Validation`; tests add their own through ``routes``.
 ///
@@ -29,10 +31,12 @@ import Synchronization
 public final class TestHTTPServer: Sendable {
     /// The routing table; tests may register more routes while the server runs.
     public let routes: TestHTTPRoutes
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT`, or `https://127.0.0.1:PORT` with TLS.
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
+    /// How the server speaks: plain text, or TLS with or without HTTP/2.
+    public let tls: TLSMode
 
     private let group: MultiThreadedEventLoopGroup
     private let serverChannel: any Channel
@@ -40,30 +44,42 @@ public final class TestHTTPServer: Sendable {
     private let connections: TestHTTPConnectionSet
 
     private init(
-        routes: TestHTTPRoutes, group: MultiThreadedEventLoopGroup, serverChannel: any Channel, port: Int,
-        log: TestHTTPRequestLog, connections: TestHTTPConnectionSet
+        routes: TestHTTPRoutes, tls: TLSMode, group: MultiThreadedEventLoopGroup, serverChannel: any Channel,
+        port: Int, log: TestHTTPRequestLog, connections: TestHTTPConnectionSet
     ) {
         self.routes = routes
+        self.tls = tls
         self.group = group
         self.serverChannel = serverChannel
         self.port = port
         // A dotted address and a number always make a valid URL.
-        self.baseURL = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+        self.baseURL = URL(string: "\(tls.scheme)://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
         self.log = log
         self.connections = connections
     }
 
     /// Starts a server on 127.0.0.1 with a port the system picks.
     ///
-    /// - Parameter routes: The routing table; the standard routes by default.
-    /// - Throws: When the socket cannot be bound.
-    public static func start(routes: TestHTTPRoutes = .standard()) async throws(TestHTTPServerError) -> TestHTTPServer {
+    /// ```swift
+    /// let server = try await TestHTTPServer.start(tls: .http2)   // https://127.0.0.1:PORT, h2 or http/1.1
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - routes: The routing table; the standard routes by default.
+    ///   - tls: Plain HTTP/1.1 by default; ``TLSMode/http1`` or ``TLSMode/http2`` for HTTPS with the committed
+    ///     self-signed certificate.
+    /// - Throws: When the certificate cannot be read (`"tls"`) or the socket cannot be bound (`"bind"`).
+    public static func start(
+        routes: TestHTTPRoutes = .standard(), tls: TLSMode = .off
+    ) async throws(TestHTTPServerError) -> TestHTTPServer {
+        let sslContext = try tls.makeSSLContext()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = TestHTTPRequestLog()
         let connections = TestHTTPConnectionSet()
+        let pipeline = Pipeline(routes: routes, log: log, tls: tls, sslContext: sslContext)
         let channel: any Channel
         do {
-            channel = try await bootstrap(group: group, routes: routes, log: log, connections: connections)
+            channel = try await bootstrap(group: group, pipeline: pipeline, connections: connections)
                 .bind(host: "127.0.0.1", port: 0).get()
         } catch {
             try? await group.shutdownGracefully()
@@ -75,12 +91,12 @@ public final class TestHTTPServer: Sendable {
             throw TestHTTPServerError("bind", message: "no local port")
         }
         return TestHTTPServer(
-            routes: routes, group: group, serverChannel: channel, port: port, log: log, connections: connections)
+            routes: routes, tls: tls, group: group, serverChannel: channel, port: port, log: log,
+            connections: connections)
     }
 
     private static func bootstrap(
-        group: MultiThreadedEventLoopGroup, routes: TestHTTPRoutes, log: TestHTTPRequestLog,
-        connections: TestHTTPConnectionSet
+        group: MultiThreadedEventLoopGroup, pipeline: Pipeline, connections: TestHTTPConnectionSet
     ) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 2048)
@@ -91,22 +107,14 @@ public final class TestHTTPServer: Sendable {
                     return channel.close()
                 }
                 channel.closeFuture.whenComplete { _ in connections.remove(channel) }
-                do {
-                    let sync = channel.pipeline.syncOperations
-                    try sync.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-                    try sync.addHandler(HTTPResponseCompressor(responseCompressionPredicate: TestHTTPRoutes.compressionIntent))
-                    try sync.addHandler(TestHTTPChannelHandler(routes: routes, log: log))
-                    return channel.eventLoop.makeSucceededVoidFuture()
-                } catch {
-                    return channel.eventLoop.makeFailedFuture(error)
-                }
+                return pipeline.configure(channel)
             }
     }
 
     /// The URL of `pathAndQuery` (`"/image/photo.jpg"`, `"/drip?bytes=10"`) on this server.
     public func url(_ pathAndQuery: String) -> URL {
         let suffix = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
-        guard let url = URL(string: "http://127.0.0.1:\(port)\(suffix)") else {
+        guard let url = URL(string: "\(tls.scheme)://127.0.0.1:\(port)\(suffix)") else {
             preconditionFailure("not a valid path and query: \(pathAndQuery)")
         }
         return url
@@ -133,6 +141,10 @@ public final class TestHTTPServer: Sendable {
     /// The number of client connections open now.
     public var openConnectionCount: Int { connections.count }
 
+    /// The number of client connections accepted since the server started, closed ones included: with HTTP/2
+    /// multiplexing or keep-alive, fewer than the requests.
+    public var acceptedConnectionCount: Int { connections.acceptedCount }
+
     /// Stops listening, closes every connection (stalled responses included) and stops the event loop thread.
     /// Later calls return at once.
     public func shutdown() async throws(TestHTTPServerError) {
@@ -150,9 +162,10 @@ public final class TestHTTPServer: Sendable {
 /// Runs `body` with a server that is shut down when `body` returns or throws.
 public func withTestHTTPServer<Result>(
     routes: TestHTTPRoutes = .standard(),
+    tls: TestHTTPServer.TLSMode = .off,
     _ body: (TestHTTPServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await TestHTTPServer.start(routes: routes)
+    let server = try await TestHTTPServer.start(routes: routes, tls: tls)
     do {
         let result = try await body(server)
         try await server.shutdown()
