@@ -1,5 +1,8 @@
 import CCurl
 import WebImageCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns curl's result codes into the library's ``WebImageError`` kinds, with curl's own message and the URL.
 enum CurlError {
@@ -22,8 +25,10 @@ enum CurlError {
     ///   - url: The request's URL, named in the message.
     ///   - redirected: Whether the transfer followed a redirect; a scheme refused after one is a redirect to a scheme
     ///     that is not allowed (`file:`, say), still `unsupportedScheme` but said to come from the server.
+    ///   - osError: The system error curl saw last (`CURLINFO_OS_ERRNO`), 0 for none.
     static func map(
-        _ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String, redirected: Bool = false
+        _ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String, redirected: Bool = false,
+        osError: Int32 = 0
     ) -> WebImageError {
         switch abort {
         case .cancelled?:
@@ -35,11 +40,23 @@ enum CurlError {
         case nil:
             break
         }
-        let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let trimmed = detail.trimmingSpaces()
+        let text = trimmed.isEmpty ? String(cString: curl_easy_strerror(code)) : trimmed
+        if code == CURLE_SSL_CONNECT_ERROR, isLostDuringHandshake(osError: osError, text: text) {
+            return WebImageError(.connectionLost, "the connection was lost during the TLS handshake: \(text) (\(url))")
+        }
         if code == CURLE_UNSUPPORTED_PROTOCOL, redirected {
             return WebImageError(.unsupportedScheme, "the server redirected to a scheme that is not allowed: \(text) (\(url))")
         }
         return WebImageError(kind(of: code), "\(text) (\(url))")
+    }
+
+    /// Whether an SSL connect error is the connection failing under the handshake (reset, closed, broken) rather
+    /// than the handshake itself failing: curl gives both one code. A system error says so, and so does OpenSSL's
+    /// `SSL_ERROR_SYSCALL` (an I/O error or an end of stream where the protocol wanted more).
+    static func isLostDuringHandshake(osError: Int32, text: String) -> Bool {
+        if osError == ECONNRESET || osError == EPIPE || osError == ECONNABORTED || osError == ETIMEDOUT { return true }
+        return text.contains("SSL_ERROR_SYSCALL") || text.lowercased().contains("unexpected eof")
     }
 
     /// The error kind for a curl code; transport failures that have no kind of their own are `connectionLost`.
@@ -73,5 +90,14 @@ enum CurlError {
         default:
             .connectionLost
         }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and line ends (curl's error text ends with a space).
+    fileprivate func trimmingSpaces() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -118,8 +118,13 @@ final class CurlTransfer {
         guard code == CURLE_OK, abort == nil else {
             var redirects = 0
             _ = wi_curl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
+            var osError = 0
+            _ = wi_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError)
             return .failure(
-                CurlError.map(code, abort: abort, detail: errorText, url: request.url, redirected: redirects > 0)
+                CurlError.map(
+                    code, abort: abort, detail: errorText, url: request.url, redirected: redirects > 0,
+                    osError: Int32(truncatingIfNeeded: osError)
+                )
             )
         }
         deliverResponseIfNeeded()

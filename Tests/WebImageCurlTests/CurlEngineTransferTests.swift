@@ -1,6 +1,9 @@
 import CCurl
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import WebImageCore
 import WebImageTestSupport
 @testable import WebImageCurl
@@ -144,5 +147,18 @@ import WebImageTestSupport
         #expect(CurlError.kind(of: CURLE_FILESIZE_EXCEEDED) == .responseTooLarge)
         let message = CurlError.map(CURLE_COULDNT_CONNECT, url: "http://h/x").message
         #expect(message.contains("http://h/x"))
+    }
+
+    @Test func anSSLConnectErrorIsALostConnectionOnlyWhenTheSocketFailed() {
+        let url = "https://h/x"
+        let handshake = CurlError.map(CURLE_SSL_CONNECT_ERROR, detail: "error:0A000410:SSL routines::sslv3 alert handshake failure ", url: url)
+        #expect(handshake.code == .tlsFailure)
+        #expect(handshake.message == "error:0A000410:SSL routines::sslv3 alert handshake failure (https://h/x)")
+        let reset = CurlError.map(CURLE_SSL_CONNECT_ERROR, detail: "Recv failure", url: url, osError: ECONNRESET)
+        #expect(reset.code == .connectionLost)
+        let closed = CurlError.map(CURLE_SSL_CONNECT_ERROR, detail: "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to h:443 ", url: url)
+        #expect(closed.code == .connectionLost)
+        #expect(closed.message.contains(url))
+        #expect(CurlError.map(CURLE_PEER_FAILED_VERIFICATION, detail: "SSL certificate problem: self-signed certificate", url: url).code == .tlsFailure)
     }
 }

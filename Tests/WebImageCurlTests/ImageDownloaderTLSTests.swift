@@ -55,9 +55,8 @@ struct ImageDownloaderTLSTests {
         }
     }
 
-    /// A server that drops the connection during the handshake is a lost connection, which the issue says is never
-    /// blocked. curl reports it as CURLE_SSL_CONNECT_ERROR, which `CurlError` maps to `tlsFailure`, a permanent
-    /// failure: the URL would be blocked. Known, left to the downloader's owner.
+    /// A server that drops the connection during the handshake is a lost connection, which is never blocked, though
+    /// curl reports it with the same code as a failed handshake (CURLE_SSL_CONNECT_ERROR).
     @Test func aConnectionDroppedDuringTheHandshakeIsNotBlocked() async throws {
         let listener = try RawTCPListener(.close)
         let downloader = makeDownloader()
@@ -70,10 +69,10 @@ struct ImageDownloaderTLSTests {
             return
         }
         #expect(listener.acceptedCount >= 1)
-        withKnownIssue("curl's SSL connect error, a dropped connection included, maps to tlsFailure, which is blocked") {
-            #expect(error.code == .connectionLost)
-            #expect(!downloader.shouldBlockFailedURL(url, error: error))
-        }
+        #expect(error.code == .connectionLost, "\(error)")
+        #expect(error.message.contains(url.absoluteString))
+        #expect(!error.message.contains("  "), "curl's trailing space is trimmed")
+        #expect(!downloader.shouldBlockFailedURL(url, error: error))
     }
 
     @Test(arguments: [TestHTTPServer.TLSMode.http1, .http2])
