@@ -5,11 +5,36 @@ import WebImageCore
 /// A class, so that the tables of a download with many callers copy one reference per caller, not every field.
 final class DownloadCaller: Sendable {
     /// What callers share a decode by: equal options and the same (shared) coder. A caller whose context names
-    /// its own coder decodes alone.
+    /// its own coder decodes alone. Callers that want the body alone share one key, unless they have their own
+    /// response modifier or decryptor.
     struct DecodeKey: Hashable, Sendable {
         let options: ImageDecodeOptions
-        /// The caller's number when it has its own coder; nil for the downloader's coder.
+        /// The caller's number when it has its own coder (or, for data, its own response modifier or decryptor);
+        /// nil for callers that share.
         let soleCaller: Int?
+        /// Whether the callers want the body alone, undecoded.
+        let dataOnly: Bool
+        /// Computed once: a download with many callers groups them by key.
+        private let hash: Int
+
+        init(options: ImageDecodeOptions, soleCaller: Int?, dataOnly: Bool = false) {
+            self.options = options
+            self.soleCaller = soleCaller
+            self.dataOnly = dataOnly
+            var hasher = Hasher()
+            hasher.combine(options)
+            hasher.combine(soleCaller)
+            hasher.combine(dataOnly)
+            hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+
+        /// The key of the callers who want the body alone and share its checks: nothing to decode, so the
+        /// download completes them as soon as the transfer ends, without a thread switch of its own.
+        var isSharedData: Bool { dataOnly && soleCaller == nil }
     }
 
     let id: Int
@@ -46,6 +71,13 @@ final class DownloadCaller: Sendable {
         self.responseModifier = responseModifier
         self.priority = priority
         self.wantsPartialImages = wantsPartialImages
+    }
+
+    /// The last progress report, to run with the completion in one block so that it comes before it; nil
+    /// without a progress handler.
+    func lastReport(_ progress: ImageLoadProgress?) -> (@Sendable () -> Void)? {
+        guard let handler = self.progress, let progress else { return nil }
+        return { handler(progress) }
     }
 
     /// Hands `progress` to the caller on its callback queue, unless it has already finished or cancelled.

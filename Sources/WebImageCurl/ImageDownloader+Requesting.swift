@@ -39,39 +39,85 @@ extension ImageDownloader {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping ImageLoadCompletion
     ) -> ImageDownloadToken {
-        let callbackQueue = context.callbackQueue ?? .default
         let latch = CompletionLatch<ImageLoaderResult>(
-            callbackQueue: callbackQueue,
+            callbackQueue: context.callbackQueue ?? .default,
             cancellationError: WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled"),
             handler: completion
         )
-        let token = ImageDownloadToken(url: url, latch: latch)
+        return start(url: url, options: options, context: context, progress: progress, delivery: .image(latch))
+    }
+
+    /// Downloads `url` without decoding it: the body (after the response modifier, the checks and the decryptor)
+    /// and the response, as Nuke's `loadData`. For servers that store or forward images rather than show them,
+    /// such as a prefetch that only fills a disk cache.
+    ///
+    /// Callers share transfers with every other caller of the same request, image callers included. With no
+    /// response modifier or decryptor of its own, a caller is completed as soon as the transfer ends, from the
+    /// downloader's thread through its callback queue: the ``WebImageCore/CallbackQueue/default`` queue then
+    /// dispatches to a global queue, and ``WebImageCore/CallbackQueue/inline`` runs the completion on the
+    /// downloader's thread, which suits only completions that do very little. Failures are those of
+    /// ``requestImage(url:options:context:progress:completion:)``, except that nothing is decoded, so an
+    /// undecodable body is not one; an empty body still is `badImageData`.
+    @discardableResult
+    public func downloadData(
+        url: URL,
+        options: ImageOptions = [],
+        context: ImageContext = ImageContext(),
+        progress: ImageLoadProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+    ) -> ImageDownloadToken {
+        let latch = CompletionLatch<DownloadedImageData>(
+            callbackQueue: context.callbackQueue ?? .default,
+            cancellationError: WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled"),
+            handler: completion
+        )
+        return start(url: url, options: options, context: context, progress: progress, delivery: .data(latch))
+    }
+
+    private func start(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        delivery: ImageDownloadToken.Delivery
+    ) -> ImageDownloadToken {
+        let token = ImageDownloadToken(url: url, delivery: delivery)
         let engine: CurlEngine
         let request: ImageRequest
         do throws(WebImageError) {
             engine = try curlEngine.get()
             request = try makeRequest(url: url, context: context)
         } catch {
-            latch.finish(.failure(error), duringCall: true)
+            token.finish(.failure(error), duringCall: true)
             return token
         }
         let priority = Self.priority(for: options)
         let id = nextCallerID()
-        let hasOwnDecode = context.imageCoder != nil || context.responseModifier != nil || context.decryptor != nil
+        let wantsData = token.wantsData
+        let decodeKey: DownloadCaller.DecodeKey
+        if wantsData {
+            let hasOwnProcessing = context.responseModifier != nil || context.decryptor != nil
+            decodeKey = DownloadCaller.DecodeKey(
+                options: ImageDecodeOptions(), soleCaller: hasOwnProcessing ? id : nil, dataOnly: true
+            )
+        } else {
+            let hasOwnDecode = context.imageCoder != nil || context.responseModifier != nil || context.decryptor != nil
+            decodeKey = DownloadCaller.DecodeKey(
+                options: context.decodeOptions(for: options, cacheKey: url.absoluteString),
+                soleCaller: hasOwnDecode ? id : nil
+            )
+        }
         let caller = DownloadCaller(
             id: id,
             token: token,
             progress: progress,
-            callbackQueue: callbackQueue,
-            decodeKey: DownloadCaller.DecodeKey(
-                options: context.decodeOptions(for: options, cacheKey: url.absoluteString),
-                soleCaller: hasOwnDecode ? id : nil
-            ),
+            callbackQueue: context.callbackQueue ?? .default,
+            decodeKey: decodeKey,
             coder: context.imageCoder ?? coder,
             decryptor: context.decryptor,
             responseModifier: context.responseModifier,
             priority: priority,
-            wantsPartialImages: options.contains(.progressiveLoad) && progress != nil
+            wantsPartialImages: !wantsData && options.contains(.progressiveLoad) && progress != nil
         )
         let identity = DownloadIdentity(
             request: request, credentials: config.credentials, options: options, defaults: identityDefaults
@@ -103,7 +149,10 @@ extension ImageDownloader {
             }
             return token
         }
-        latch.finish(.failure(WebImageError(.invalidDownloadOperation, "could not start the download of \(url.absoluteString)")), duringCall: true)
+        token.finish(
+            .failure(WebImageError(.invalidDownloadOperation, "could not start the download of \(url.absoluteString)")),
+            duringCall: true
+        )
         return token
     }
 }

@@ -18,7 +18,7 @@ final class SharedDownload: CurlTransferSink {
         var transferID: CurlTransferID?
         var isTransferDone = false
         /// The body and response once the transfer succeeded.
-        var outcome: (data: Data, response: ImageResponse, metrics: ImageDownloadMetrics)?
+        var outcome: Body?
         /// Decodes started or finished, by key: the callers waiting on each, or its result once done.
         var decodes: [DownloadCaller.DecodeKey: DecodeState] = [:]
         var throttle: DownloadProgressThrottle
@@ -46,9 +46,18 @@ final class SharedDownload: CurlTransferSink {
         }
     }
 
+    /// What a successful transfer left for the decodes: the body, the response, the metrics and the last
+    /// progress report.
+    private struct Body {
+        var data: Data
+        var response: ImageResponse
+        var metrics: ImageDownloadMetrics
+        var lastProgress: ImageLoadProgress
+    }
+
     private enum DecodeState {
         case running([Int])
-        case done(Result<ImageLoaderResult, WebImageError>)
+        case done(Result<DownloadOutcome, WebImageError>)
     }
 
     let identity: DownloadIdentity
@@ -104,7 +113,7 @@ final class SharedDownload: CurlTransferSink {
 
     /// Adds `caller`. Returns false when the download is already done, so that the caller starts a new one.
     func join(_ caller: DownloadCaller) -> Bool {
-        enum Next { case none, refused, raise(CurlTransferID, CurlRequest.Priority), decode(Data, ImageResponse, ImageDownloadMetrics), deliver(Result<ImageLoaderResult, WebImageError>, ImageDownloadMetrics?) }
+        enum Next { case none, refused, raise(CurlTransferID, CurlRequest.Priority), decode(Body), deliver(Result<DownloadOutcome, WebImageError>, Body) }
         let next: Next = state.withLock { state in
             if state.isTransferDone, state.outcome == nil { return .refused }
             if let outcome = state.outcome {
@@ -114,11 +123,11 @@ final class SharedDownload: CurlTransferSink {
                     state.add(caller)
                     return .none
                 case .done(let result):
-                    return .deliver(result, outcome.metrics)
+                    return .deliver(result, outcome)
                 case nil:
                     state.decodes[caller.decodeKey] = .running([caller.id])
                     state.add(caller)
-                    return .decode(outcome.data, outcome.response, outcome.metrics)
+                    return .decode(outcome)
                 }
             }
             state.add(caller)
@@ -135,13 +144,13 @@ final class SharedDownload: CurlTransferSink {
             break
         case .raise(let id, let priority):
             raisePriority(id, priority)
-        case .decode(let data, let response, let metrics):
-            scheduleDecode(caller.decodeKey, data: data, response: response, metrics: metrics)
-        case .deliver(let result, let metrics):
-            if let metrics { caller.token.record(metrics) }
-            caller.token.latch.finish(result)
+        case .decode(let body):
+            scheduleDecode(caller.decodeKey, body: body)
+        case .deliver(let result, let body):
+            caller.token.record(body.metrics)
+            caller.token.finish(result, before: caller.lastReport(body.lastProgress))
         }
-        caller.token.latch.onCancel { [weak self] in self?.leave(caller.id) }
+        caller.token.onCancel { [weak self] in self?.leave(caller.id) }
         return true
     }
 
@@ -198,40 +207,69 @@ final class SharedDownload: CurlTransferSink {
                 return state.removeAllCallers()
             }
             onDone(self)
-            for caller in callers { caller.token.latch.finish(.failure(error)) }
+            for caller in callers { caller.token.finish(.failure(error)) }
         case .success(let transfer):
             let response = ImageResponse(
                 url: transfer.response.url == identity.url ? url : URL(string: transfer.response.url) ?? url,
                 statusCode: transfer.response.statusCode,
                 headers: transfer.response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
             )
-            let metrics = ImageDownloadMetrics(transfer.metrics)
-            let body = transfer.body
-            let groups: [DownloadCaller.DecodeKey: [DownloadCaller]] = state.withLock { state in
+            let body = Body(
+                data: transfer.body,
+                response: response,
+                metrics: ImageDownloadMetrics(transfer.metrics),
+                lastProgress: ImageLoadProgress(
+                    receivedBytes: Int64(transfer.body.count),
+                    expectedBytes: transfer.response.expectedContentLength ?? Int64(transfer.body.count)
+                )
+            )
+            // Callers who want the body alone, with nothing of their own to run on it, need only the checks:
+            // cheap, and no user code, so they run here and those callers complete at once.
+            let sharedData = checkedData(body)
+            let (decodeKeys, completedHere, allDone) = state.withLock { state in
                 state.isTransferDone = true
                 state.transferID = nil
-                state.outcome = (body, response, metrics)
-                let groups = Dictionary(grouping: state.callers.values, by: \.decodeKey)
-                for (key, callers) in groups { state.decodes[key] = .running(callers.map(\.id)) }
-                return groups
+                state.outcome = body
+                var decodeKeys: [DownloadCaller.DecodeKey] = []
+                var completedHere: [DownloadCaller] = []
+                for (key, callers) in Dictionary(grouping: state.callers.values, by: \.decodeKey) {
+                    if key.isSharedData {
+                        state.decodes[key] = .done(sharedData)
+                        for caller in callers { _ = state.remove(caller.id) }
+                        completedHere += callers
+                    } else {
+                        state.decodes[key] = .running(callers.map(\.id))
+                        decodeKeys.append(key)
+                    }
+                }
+                return (decodeKeys, completedHere, decodeKeys.isEmpty)
             }
-            let final = ImageLoadProgress(receivedBytes: Int64(body.count), expectedBytes: transfer.response.expectedContentLength ?? Int64(body.count))
-            for callers in groups.values {
-                for caller in callers where caller.progress != nil { caller.report(final) }
+            if allDone { onDone(self) }
+            for caller in completedHere {
+                caller.token.record(body.metrics)
+                caller.token.finish(sharedData, before: caller.lastReport(body.lastProgress))
             }
-            if groups.isEmpty {
-                onDone(self)
-                return
-            }
-            for key in groups.keys { scheduleDecode(key, data: body, response: response, metrics: metrics) }
+            for key in decodeKeys { scheduleDecode(key, body: body) }
         }
+    }
+
+    /// The response checks on the body, for callers who want it undecoded and have no response modifier or
+    /// decryptor.
+    private func checkedData(_ body: Body) -> Result<DownloadOutcome, WebImageError> {
+        if let failure = DownloadResponseCheck.failure(for: body.response, config: config, isConditional: isConditional) {
+            return .failure(failure)
+        }
+        guard !body.data.isEmpty else {
+            return .failure(WebImageError(.badImageData, "\(url.absoluteString) sent an empty body"))
+        }
+        return .success(.data(DownloadedImageData(data: body.data, response: body.response)))
     }
 
     // MARK: Decoding (on the executor)
 
     /// Decodes on the executor; the callers are completed after the executor's slot is released, on the same
     /// global-queue thread (no second dispatch for callers on the default callback queue).
-    private func scheduleDecode(_ key: DownloadCaller.DecodeKey, data: Data, response: ImageResponse, metrics: ImageDownloadMetrics) {
+    private func scheduleDecode(_ key: DownloadCaller.DecodeKey, body: Body) {
         executor.submitWithFollowUp { [self] in
             let representative: DownloadCaller? = state.withLock { state in
                 guard case .running(let ids) = state.decodes[key] else { return nil }
@@ -240,18 +278,18 @@ final class SharedDownload: CurlTransferSink {
                 }
                 return nil
             }
-            let result: Result<ImageLoaderResult, WebImageError>
+            let result: Result<DownloadOutcome, WebImageError>
             if let representative {
-                result = process(data, response: response, for: representative)
+                result = process(body.data, response: body.response, for: representative)
             } else {
                 result = .failure(WebImageError(.cancelled, "every caller of \(url.absoluteString) cancelled"))
             }
-            return { [self] in finishDecode(key, result: result, metrics: metrics) }
+            return { [self] in finishDecode(key, result: result, body: body) }
         }
     }
 
     /// The response modifier, the response checks, the decryptor and the decode, for one decode key.
-    private func process(_ body: Data, response: ImageResponse, for caller: DownloadCaller) -> Result<ImageLoaderResult, WebImageError> {
+    private func process(_ body: Data, response: ImageResponse, for caller: DownloadCaller) -> Result<DownloadOutcome, WebImageError> {
         var response = response
         if let modifier = caller.responseModifier {
             guard let modified = modifier(response) else {
@@ -272,9 +310,12 @@ final class SharedDownload: CurlTransferSink {
         guard !data.isEmpty else {
             return .failure(WebImageError(.badImageData, "\(url.absoluteString) sent an empty body"))
         }
+        if caller.decodeKey.dataOnly {
+            return .success(.data(DownloadedImageData(data: data, response: response)))
+        }
         do throws(WebImageError) {
             let image = try caller.coder.decode(data, options: caller.decodeKey.options)
-            return .success(ImageLoaderResult(image: image, data: data, response: response))
+            return .success(.image(ImageLoaderResult(image: image, data: data, response: response)))
         } catch {
             // A body no coder recognises is bad image data to a downloader, as SDWebImage reports it.
             let code = error.code == .unsupportedFormat ? .badImageData : error.code
@@ -282,7 +323,7 @@ final class SharedDownload: CurlTransferSink {
         }
     }
 
-    private func finishDecode(_ key: DownloadCaller.DecodeKey, result: Result<ImageLoaderResult, WebImageError>, metrics: ImageDownloadMetrics) {
+    private func finishDecode(_ key: DownloadCaller.DecodeKey, result: Result<DownloadOutcome, WebImageError>, body: Body) {
         let (waiting, allDone): ([DownloadCaller], Bool) = state.withLock { state in
             guard case .running(let ids) = state.decodes[key] else { return ([], false) }
             state.decodes[key] = .done(result)
@@ -293,8 +334,8 @@ final class SharedDownload: CurlTransferSink {
         // Forgotten first, so that a caller who asks again from its completion starts a new transfer.
         if allDone { onDone(self) }
         for caller in waiting {
-            caller.token.record(metrics)
-            caller.token.latch.finish(result, onFreeGlobalThread: true)
+            caller.token.record(body.metrics)
+            caller.token.finish(result, onFreeGlobalThread: true, before: caller.lastReport(body.lastProgress))
         }
     }
 }

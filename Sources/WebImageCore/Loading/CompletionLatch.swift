@@ -66,10 +66,13 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     ///   - duringCall: Whether the caller is still in the call that started the operation.
     ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's
     ///     (see ``CallbackQueue/execute(duringCall:onFreeGlobalThread:_:)``).
+    ///   - before: Work to run just before the handler, in the same block on the callback queue (a last progress
+    ///     report, which must not come after the result); run only when this call delivers.
     /// - Returns: Whether this call delivered the result.
     @discardableResult
     package func finish(
-        _ result: Result<Success, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false
+        _ result: Result<Success, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false,
+        before: (@Sendable () -> Void)? = nil
     ) -> Bool {
         guard let handler = take(Self.finished) else { return false }
         // Nothing will run the hooks now: release what they capture.
@@ -79,9 +82,13 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
         }
         _ = consume dropped
         if callbackQueue.runsInline(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) {
+            before?()
             handler(result)
         } else {
-            callbackQueue.execute(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) { handler(result) }
+            callbackQueue.execute(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) {
+                before?()
+                handler(result)
+            }
         }
         return true
     }

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImageCodecs
+import WebImageCore
+@testable import WebImageCurl
+import WebImageTestSupport
+
+/// Waits for a data download's completion, with a time limit.
+func downloadData(
+    _ downloader: ImageDownloader,
+    _ url: URL,
+    options: ImageOptions = [],
+    context: ImageContext = ImageContext(),
+    progress: ImageLoadProgressHandler? = nil,
+    timeout: Double = 20
+) async -> Result<DownloadedImageData, WebImageError> {
+    let box = Mutex<CheckedContinuation<Result<DownloadedImageData, WebImageError>, Never>?>(nil)
+    return await withCheckedContinuation { continuation in
+        box.withLock { $0 = continuation }
+        downloader.downloadData(url: url, options: options, context: context, progress: progress) { result in
+            box.withLock { $0.take() }?.resume(returning: result)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            box.withLock { $0.take() }?.resume(returning: .failure(WebImageError(.timedOut, "the test gave up waiting")))
+        }
+    }
+}
+
+@Suite struct ImageDownloaderDataTests {
+    private let photo = "jpeg/photo.jpg"
+
+    @Test func deliversTheBodyUndecoded() async throws {
+        try await withTestHTTPServer { server in
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let loaded = try await downloadData(downloader, server.url("/image/\(photo)")).get()
+            #expect(loaded.data == Fixtures.data(photo))
+            #expect(loaded.response.statusCode == 200)
+            #expect(loaded.response.mediaType == "image/jpeg")
+            // Bytes no coder reads are still a body: nothing is decoded.
+            let raw = try await downloadData(downloader, server.url("/generated?bytes=3000")).get()
+            #expect(raw.data.count == 3000)
+        }
+    }
+
+    @Test func checksStillApply() async throws {
+        try await withTestHTTPServer { server in
+            var config = ImageDownloaderConfig()
+            config.acceptableContentTypes = ["image/png"]
+            let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let status = await downloadData(downloader, server.url("/status/404"))
+            #expect(status.failureCode == .invalidDownloadStatusCode)
+            let type = await downloadData(downloader, server.url("/image/\(photo)"))
+            #expect(type.failureCode == .invalidDownloadContentType)
+            let empty = await downloadData(downloader, server.url("/status/204"))
+            #expect(empty.failureCode == .badImageData)
+        }
+    }
+
+    @Test func imageAndDataCallersShareOneTransfer() async throws {
+        try await withTestHTTPServer { server in
+            registerSlowImage(on: server, delay: 200)
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let url = server.url("/slow/\(photo)")
+            async let image = download(downloader, url)
+            async let data = downloadData(downloader, url)
+            let (decoded, body) = await (image, data)
+            let loaded = try decoded.get()
+            #expect(try body.get().data == loaded.data)
+            #expect(server.requestCount(forPath: "/slow/\(photo)") == 1)
+        }
+    }
+
+    @Test func aDecryptorRunsForADataCaller() async throws {
+        try await withTestHTTPServer { server in
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            var context = ImageContext()
+            context.decryptor = { data, _ in Data(data.reversed()) }
+            let loaded = try await downloadData(downloader, server.url("/image/\(photo)"), context: context).get()
+            #expect(loaded.data == Data(Fixtures.data(photo).reversed()))
+        }
+    }
+
+    @Test func theLastProgressReportComesBeforeTheCompletion() async throws {
+        try await withTestHTTPServer { server in
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let size = Int64(Fixtures.data(photo).count)
+            for _ in 0..<20 {
+                let events = Mutex<[String]>([])
+                let result = await downloadData(downloader, server.url("/image/\(photo)?r=\(UUID().uuidString)")) { progress in
+                    events.withLock { $0.append("progress \(progress.receivedBytes)/\(progress.expectedBytes)") }
+                }
+                events.withLock { $0.append("done") }
+                #expect(result.failureCode == nil)
+                let seen = events.withLock { $0 }
+                #expect(seen.suffix(2) == ["progress \(size)/\(size)", "done"], "\(seen)")
+            }
+        }
+    }
+
+    @Test func cancellingADataCallerCompletesItOnce() async throws {
+        try await withTestHTTPServer { server in
+            let gate = ImageGate(server: server)
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let calls = Mutex<[Result<DownloadedImageData, WebImageError>]>([])
+            let token = downloader.downloadData(url: server.url("/gated/\(photo)")) { result in
+                calls.withLock { $0.append(result) }
+            }
+            #expect(await waitUntil(timeout: .seconds(10)) { gate.waitingCount == 1 })
+            token.cancel()
+            #expect(await waitUntil(timeout: .seconds(10)) { calls.withLock { $0.count } == 1 })
+            gate.open()
+            try await Task.sleep(for: .milliseconds(100))
+            let seen = calls.withLock { $0 }
+            #expect(seen.count == 1)
+            #expect(seen.first?.failureCode == .cancelled)
+            #expect(token.isCancelled && token.isFinished)
+        }
+    }
+}
