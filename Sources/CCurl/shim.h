@@ -7,8 +7,6 @@
 // call: one typed wrapper per kind of argument.
 
 typedef size_t (*wi_curl_data_callback)(char *buffer, size_t size, size_t count, void *context);
-typedef int (*wi_curl_progress_callback)(void *context, curl_off_t download_total, curl_off_t download_now,
-                                         curl_off_t upload_total, curl_off_t upload_now);
 
 static inline CURLcode wi_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -36,10 +34,6 @@ static inline CURLcode wi_curl_easy_setopt_share(CURL *handle, CURLSH *share) {
 
 static inline CURLcode wi_curl_easy_setopt_data_callback(CURL *handle, CURLoption option, wi_curl_data_callback value) {
     return curl_easy_setopt(handle, option, value);
-}
-
-static inline CURLcode wi_curl_easy_setopt_progress_callback(CURL *handle, wi_curl_progress_callback value) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
 
 static inline CURLcode wi_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {

@@ -19,6 +19,11 @@ final class CurlEngineLoop: @unchecked Sendable {
     private var share: UnsafeMutableRawPointer?
     private var waiting: CurlWaitingQueue<Waiting>
     private var running: [CurlTransferID: CurlTransfer] = [:]
+    /// When the running transfers were last checked for stalls.
+    private var lastStallCheck = ContinuousClock.now
+    /// How often running transfers are checked for stalls; a stall is reported this much late at most. curl's own
+    /// low-speed check averages over several seconds, so on its own it fires late.
+    private static let stallCheckInterval: Duration = .milliseconds(250)
 
     init(multi: UnsafeMutableRawPointer, inbox: CurlEngineInbox, counters: CurlLiveCounters, configuration: CurlEngine.Configuration) {
         self.multi = multi
@@ -32,8 +37,8 @@ final class CurlEngineLoop: @unchecked Sendable {
     /// as ended (its last step).
     func run() {
         makeShare()
-        let (seconds, attoseconds) = configuration.pollTimeout.components
-        let timeout = max(1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        let idleTimeout = Self.milliseconds(configuration.pollTimeout)
+        let busyTimeout = min(idleTimeout, Self.milliseconds(Self.stallCheckInterval))
         while true {
             let (commands, shuttingDown) = inbox.take()
             if shuttingDown {
@@ -45,10 +50,11 @@ final class CurlEngineLoop: @unchecked Sendable {
             var stillRunning: Int32 = 0
             _ = curl_multi_perform(multi, &stillRunning)
             finishDone()
+            checkStalls()
             if !waiting.isEmpty, running.count < configuration.maxConcurrentTransfers {
                 continue
             }
-            _ = curl_multi_poll(multi, nil, 0, timeout, nil)
+            _ = curl_multi_poll(multi, nil, 0, running.isEmpty ? idleTimeout : busyTimeout, nil)
         }
         tearDown()
         counters.threadEnded()
@@ -123,6 +129,26 @@ final class CurlEngineLoop: @unchecked Sendable {
             remove(transfer)
             transfer.sink.didComplete(result)
         }
+    }
+
+    /// Stops the running transfers that received nothing for their stall timeout, at most once per
+    /// ``stallCheckInterval``: each completes with `timedOut`.
+    private func checkStalls() {
+        guard !running.isEmpty else { return }
+        let now = ContinuousClock.now
+        guard now - lastStallCheck >= Self.stallCheckInterval else { return }
+        lastStallCheck = now
+        let stalled = running.values.filter { $0.hasStalled(at: now) }
+        for transfer in stalled {
+            remove(transfer)
+            let stall = transfer.request.stallTimeout
+            transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .stalled(stall), url: transfer.request.url)))
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
     }
 
     /// Takes a running transfer out of the multi handle and releases the context's one retain.

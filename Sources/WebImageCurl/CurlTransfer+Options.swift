@@ -44,9 +44,6 @@ extension CurlTransfer {
             wi_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlTransferHeader),
             "CURLOPT_HEADERFUNCTION"
         )
-        try set(CURLOPT_NOPROGRESS, 0)
-        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, context), "CURLOPT_XFERINFODATA")
-        try check(wi_curl_easy_setopt_progress_callback(easy, curlTransferProgress), "CURLOPT_XFERINFOFUNCTION")
         try configureMethod()
         try configureHeaders()
         if let credentials = request.credentials {

@@ -22,13 +22,26 @@ final class CurlTransfer {
     /// The body received so far.
     var body = Data()
     /// The current response's headers; reset at each new status line (redirects, 100 Continue).
-    var responseHeaders: [(name: String, value: String)] = []
+    var responseHeaders: [HTTPHeader] = []
     /// The response reported to the sink, once known.
     var response: CurlResponse?
     /// Why the engine stopped the transfer, when it did.
     var abort: CurlError.Abort?
-    /// When the transfer last received a byte (or started), for the stall check.
-    var lastActivity = ContinuousClock.now
+    /// Counts the callbacks that brought bytes (header lines and body chunks); the engine's stall check compares
+    /// it between rounds, so the callbacks read no clock.
+    var activity: UInt64 = 0
+    /// The stall check's record: the activity it last saw, and when it saw it change (or the transfer start).
+    var stallCheck: (activity: UInt64, since: ContinuousClock.Instant) = (0, .now)
+
+    /// Whether the transfer has received nothing for its stall timeout, as of `now`; records activity seen since
+    /// the last check. Curl thread only.
+    func hasStalled(at now: ContinuousClock.Instant) -> Bool {
+        if activity != stallCheck.activity {
+            stallCheck = (activity, now)
+            return false
+        }
+        return now - stallCheck.since >= request.stallTimeout
+    }
 
     /// Makes the context and its easy handle; nil when curl cannot make a handle.
     init?(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, counters: CurlLiveCounters) {

@@ -212,7 +212,7 @@ final class SharedDownload: CurlTransferSink {
             let response = ImageResponse(
                 url: transfer.response.url == identity.url ? url : URL(string: transfer.response.url) ?? url,
                 statusCode: transfer.response.statusCode,
-                headers: transfer.response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
+                headers: transfer.response.headers
             )
             let body = Body(
                 data: transfer.body,
@@ -232,7 +232,12 @@ final class SharedDownload: CurlTransferSink {
                 state.outcome = body
                 var decodeKeys: [DownloadCaller.DecodeKey] = []
                 var completedHere: [DownloadCaller] = []
-                for (key, callers) in Dictionary(grouping: state.callers.values, by: \.decodeKey) {
+                let groups: [DownloadCaller.DecodeKey: [DownloadCaller]] = if state.callers.count == 1, let only = state.callers.values.first {
+                    [only.decodeKey: [only]]
+                } else {
+                    Dictionary(grouping: state.callers.values, by: \.decodeKey)
+                }
+                for (key, callers) in groups {
                     if key.isSharedData {
                         state.decodes[key] = .done(sharedData)
                         for caller in callers { _ = state.remove(caller.id) }

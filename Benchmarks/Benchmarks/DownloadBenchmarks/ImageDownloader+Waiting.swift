@@ -15,6 +15,17 @@ extension ImageDownloader {
         }
         waiter.wait(seconds: 60)
     }
+
+    /// As ``downloadAll(_:context:)``, through `downloadData`: nothing is decoded.
+    func downloadAllData(_ urls: [URL], context: ImageContext) {
+        let waiter = CompletionWaiter(expected: urls.count)
+        for url in urls {
+            downloadData(url: url, context: context) { result in
+                if case .failure(let error) = result { waiter.fail(error) } else { waiter.succeed() }
+            }
+        }
+        waiter.wait(seconds: 60)
+    }
 }
 
 /// Counts completions and wakes the waiter when the last one comes.
