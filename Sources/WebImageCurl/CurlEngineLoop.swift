@@ -19,6 +19,7 @@ final class CurlEngineLoop: @unchecked Sendable {
     private var share: UnsafeMutableRawPointer?
     private var waiting: CurlWaitingQueue<Waiting>
     private var running: [CurlTransferID: CurlTransfer] = [:]
+    private let handles: CurlEasyPool
     /// When the running transfers were last checked for stalls.
     private var lastStallCheck = ContinuousClock.now
     /// How often running transfers are checked for stalls; a stall is reported this much late at most. curl's own
@@ -31,6 +32,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         self.counters = counters
         self.configuration = configuration
         waiting = CurlWaitingQueue(order: configuration.executionOrder)
+        handles = CurlEasyPool(capacity: configuration.maxConcurrentTransfers, counters: counters)
     }
 
     /// The curl thread's body: runs until shutdown, then cancels everything, frees every handle and counts the thread
@@ -91,10 +93,11 @@ final class CurlEngineLoop: @unchecked Sendable {
     }
 
     private func start(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink) {
-        guard let transfer = CurlTransfer(id: id, request: request, sink: sink, counters: counters) else {
+        guard let easy = handles.take() else {
             sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")))
             return
         }
+        let transfer = CurlTransfer(id: id, request: request, sink: sink, easy: easy, counters: counters)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         do {
             try transfer.configure(context: context, share: share)
@@ -154,6 +157,14 @@ final class CurlEngineLoop: @unchecked Sendable {
     /// Takes a running transfer out of the multi handle and releases the context's one retain.
     private func remove(_ transfer: CurlTransfer) {
         _ = curl_multi_remove_handle(multi, transfer.easy)
+        transfer.handleReturned = true
+        // `curl_easy_reset` keeps a handle's share, cookies and TLS session cache: a handle that used cookies or
+        // skipped certificate checks is freed, never handed to another request.
+        if transfer.request.usesCookies || !transfer.request.verifiesTLS {
+            CurlEasyPool.free(transfer.easy, counters)
+        } else {
+            handles.give(transfer.easy)
+        }
         running[transfer.id] = nil
         Unmanaged.passUnretained(transfer).release()
     }
@@ -169,6 +180,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         }
         inbox.waitForWakers()
         for command in inbox.take().commands { discard(command) }
+        handles.drain()
         if let share {
             curl_share_cleanup(share)
             counters.handleClosed()

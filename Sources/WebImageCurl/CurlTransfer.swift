@@ -43,9 +43,12 @@ final class CurlTransfer {
         return now - stallCheck.since >= request.stallTimeout
     }
 
-    /// Makes the context and its easy handle; nil when curl cannot make a handle.
-    init?(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, counters: CurlLiveCounters) {
-        guard let easy = curl_easy_init() else { return nil }
+    /// Whether the handle went back to the engine's pool; a transfer that still owns it frees it.
+    var handleReturned = false
+
+    /// Makes the context around `easy`, a fresh or reset handle from the engine's pool, which it owns until
+    /// ``handleReturned`` is set.
+    init(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, easy: UnsafeMutableRawPointer, counters: CurlLiveCounters) {
         self.id = id
         self.request = request
         self.sink = sink
@@ -53,15 +56,13 @@ final class CurlTransfer {
         self.counters = counters
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        counters.handleOpened()
         counters.contextCreated()
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        if !handleReturned { CurlEasyPool.free(easy, counters) }
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
-        counters.handleClosed()
         counters.contextDestroyed()
     }
 
