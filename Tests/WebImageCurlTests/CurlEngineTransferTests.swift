@@ -16,11 +16,7 @@ import WebImageTestSupport
     }
 
     private func run(_ request: CurlRequest, timeout: Duration = .seconds(30)) async -> RecordingSink {
-        let sink = RecordingSink()
-        engine.start(request, sink: sink)
-        let completed = await sink.waitForCompletion(timeout: timeout)
-        #expect(completed, "the transfer of \(request.url) did not complete within \(timeout)")
-        return sink
+        await engine.run(request, timeout: timeout)
     }
 
     @Test func readsAFileURLWhenAllowed() async throws {

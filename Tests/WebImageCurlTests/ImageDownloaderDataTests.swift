@@ -15,15 +15,8 @@ func downloadData(
     progress: ImageLoadProgressHandler? = nil,
     timeout: Double = 20
 ) async -> Result<DownloadedImageData, WebImageError> {
-    let box = Mutex<CheckedContinuation<Result<DownloadedImageData, WebImageError>, Never>?>(nil)
-    return await withCheckedContinuation { continuation in
-        box.withLock { $0 = continuation }
-        downloader.downloadData(url: url, options: options, context: context, progress: progress) { result in
-            box.withLock { $0.take() }?.resume(returning: result)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            box.withLock { $0.take() }?.resume(returning: .failure(WebImageError(.timedOut, "the test gave up waiting")))
-        }
+    await awaitResult(timeout: timeout) { completion in
+        downloader.downloadData(url: url, options: options, context: context, progress: progress, completion: completion)
     }
 }
 

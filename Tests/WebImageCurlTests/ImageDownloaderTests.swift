@@ -6,7 +6,23 @@ import WebImageCore
 @testable import WebImageCurl
 import WebImageTestSupport
 
-/// Waits for a download's completion, with a time limit so that a bug fails the test instead of hanging it.
+/// Starts an operation with `start` and waits for the result it hands its completion, with a time limit so that
+/// a bug fails the test instead of hanging it.
+func awaitResult<Success: Sendable>(
+    timeout: Double,
+    _ start: (@escaping @Sendable (Result<Success, WebImageError>) -> Void) -> Void
+) async -> Result<Success, WebImageError> {
+    let box = Mutex<CheckedContinuation<Result<Success, WebImageError>, Never>?>(nil)
+    return await withCheckedContinuation { continuation in
+        box.withLock { $0 = continuation }
+        start { result in box.withLock { $0.take() }?.resume(returning: result) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            box.withLock { $0.take() }?.resume(returning: .failure(WebImageError(.timedOut, "the test gave up waiting")))
+        }
+    }
+}
+
+/// Waits for a download's completion, with a time limit.
 func download(
     _ downloader: ImageDownloader,
     _ url: URL,
@@ -14,15 +30,8 @@ func download(
     context: ImageContext = ImageContext(),
     timeout: Double = 20
 ) async -> Result<ImageLoaderResult, WebImageError> {
-    let box = Mutex<CheckedContinuation<Result<ImageLoaderResult, WebImageError>, Never>?>(nil)
-    return await withCheckedContinuation { continuation in
-        box.withLock { $0 = continuation }
-        downloader.downloadImage(url: url, options: options, context: context) { result in
-            box.withLock { $0.take() }?.resume(returning: result)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            box.withLock { $0.take() }?.resume(returning: .failure(WebImageError(.timedOut, "the test gave up waiting")))
-        }
+    await awaitResult(timeout: timeout) { completion in
+        downloader.downloadImage(url: url, options: options, context: context, completion: completion)
     }
 }
 

@@ -15,11 +15,7 @@ struct TestHTTPServerTLSTests {
     }
 
     private func run(_ request: CurlRequest, timeout: Duration = .seconds(60)) async -> RecordingSink {
-        let sink = RecordingSink()
-        engine.start(request, sink: sink)
-        let completed = await sink.waitForCompletion(timeout: timeout)
-        #expect(completed, "the transfer of \(request.url) did not complete within \(timeout)")
-        return sink
+        await engine.run(request, timeout: timeout)
     }
 
     /// A request to `path` that accepts the server's self-signed certificate, with timeouts the rest of the

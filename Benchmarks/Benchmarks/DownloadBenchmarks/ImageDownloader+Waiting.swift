@@ -7,20 +7,20 @@ extension ImageDownloader {
     /// Requests every URL in `urls` (in order, one caller each) and waits for every completion; fails the benchmark
     /// when one fails or when they take more than a minute.
     func downloadAll(_ urls: [URL], context: ImageContext) {
-        let waiter = CompletionWaiter(expected: urls.count)
-        for url in urls {
-            downloadImage(url: url, context: context) { result in
-                if case .failure(let error) = result { waiter.fail(error) } else { waiter.succeed() }
-            }
-        }
-        waiter.wait(seconds: 60)
+        waitForAll(urls) { url, completion in downloadImage(url: url, context: context) { completion($0.map { _ in () }) } }
     }
 
     /// As ``downloadAll(_:context:)``, through `downloadData`: nothing is decoded.
     func downloadAllData(_ urls: [URL], context: ImageContext) {
+        waitForAll(urls) { url, completion in downloadData(url: url, context: context) { completion($0.map { _ in () }) } }
+    }
+
+    private func waitForAll(
+        _ urls: [URL], _ start: (URL, @escaping @Sendable (Result<Void, WebImageError>) -> Void) -> Void
+    ) {
         let waiter = CompletionWaiter(expected: urls.count)
         for url in urls {
-            downloadData(url: url, context: context) { result in
+            start(url) { result in
                 if case .failure(let error) = result { waiter.fail(error) } else { waiter.succeed() }
             }
         }
