@@ -34,13 +34,21 @@ final class CurlTransfer {
     var stallCheck: (activity: UInt64, since: ContinuousClock.Instant) = (0, .now)
 
     /// Whether the transfer has received nothing for its stall timeout, as of `now`; records activity seen since
-    /// the last check. Curl thread only.
+    /// the last check. The clock starts once the request has been sent: before that the transfer may be waiting
+    /// for a connection (curl queues transfers beyond the connection limits), which the connect and whole-transfer
+    /// timeouts bound. Curl thread only.
     func hasStalled(at now: ContinuousClock.Instant) -> Bool {
-        if activity != stallCheck.activity {
+        if activity != stallCheck.activity || (activity == 0 && !hasSentRequest) {
             stallCheck = (activity, now)
             return false
         }
         return now - stallCheck.since >= request.stallTimeout
+    }
+
+    /// Whether curl has connected and sent the request (its pre-transfer time is known).
+    private var hasSentRequest: Bool {
+        var pretransfer: curl_off_t = 0
+        return wi_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) == CURLE_OK && pretransfer > 0
     }
 
     /// Whether the handle went back to the engine's pool; a transfer that still owns it frees it.

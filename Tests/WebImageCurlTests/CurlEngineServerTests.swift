@@ -53,6 +53,29 @@ import WebImageTestSupport
         }
     }
 
+    @Test func aTransferWaitingForAConnectionIsNotAStall() async throws {
+        // One connection to the host and two transfers: the second waits in curl for the first, which drips for
+        // about 2.5 s, longer than the 1 s stall timeout, so the stall clock must not run while it waits.
+        var configuration = CurlEngine.Configuration()
+        configuration.maxConcurrentTransfers = 2
+        configuration.maxConnectionsPerHost = 1
+        let engine = try CurlEngine(configuration: configuration)
+        defer { engine.invalidate() }
+        try await withTestHTTPServer { server in
+            var first = request(server, "/drip?bytes=4000&chunks=10&interval_ms=250")
+            first.stallTimeout = .seconds(1)
+            var second = request(server, "/image/png/gray8.png")
+            second.stallTimeout = .seconds(1)
+            let firstSink = RecordingSink()
+            engine.start(first, sink: firstSink)
+            let secondSink = await engine.run(second, timeout: .seconds(30))
+            #expect(await firstSink.waitForCompletion(timeout: .seconds(30)))
+            #expect(firstSink.errorCode == nil, "\(String(describing: firstSink.result))")
+            #expect(secondSink.errorCode == nil, "\(String(describing: secondSink.result))")
+            #expect(server.openConnectionCount <= 1)
+        }
+    }
+
     @Test func decodesAGzipBody() async throws {
         try await withTestHTTPServer { server in
             let sink = await run(request(server, "/gzip/png/gray8.png"))
