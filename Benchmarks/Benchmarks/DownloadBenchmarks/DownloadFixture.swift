@@ -23,7 +23,10 @@ final class DownloadFixture: Sendable {
         config.maxConnectionsPerHost = maxConnectionsPerHost
         config.maxTotalConnections = maxTotalConnections
         downloader = ImageDownloader(config: config, coder: NoDecodeCoder.shared)
-        raw = RawCurlSession(maxHostConnections: maxConnectionsPerHost, maxTotalConnections: maxTotalConnections)
+        raw = RawCurlSession(
+            maxHostConnections: maxConnectionsPerHost, maxTotalConnections: maxTotalConnections,
+            headers: config.httpHeaders
+        )
     }
 
     /// A setup hook that starts a server and makes the clients: at most `concurrency` transfers in flight, as many

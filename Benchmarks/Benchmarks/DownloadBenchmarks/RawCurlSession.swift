@@ -1,5 +1,6 @@
 import CRawCurl
 import Foundation
+import WebImage
 
 /// The baseline client: one multi handle of libcurl's, called directly through the C target.
 ///
@@ -13,11 +14,16 @@ final class RawCurlSession: @unchecked Sendable {
     static let connectTimeoutMilliseconds = 10_000
     static let totalTimeoutMilliseconds = 15_000
 
-    init(maxHostConnections: Int, maxTotalConnections: Int) {
+    /// - Parameter headers: Header fields sent with every transfer: the downloader's, so that both sides send the
+    ///   same requests.
+    init(maxHostConnections: Int, maxTotalConnections: Int, headers: [HTTPHeader]) {
         guard let session = raw_curl_session_create(maxHostConnections, maxTotalConnections) else {
             fatalError("libcurl could not make a multi handle")
         }
         self.session = session
+        let lines = CStringList(lines: headers.map { "\($0.name): \($0.value)" })
+        let set = lines.withPointers { pointers, count in raw_curl_session_set_headers(session, pointers, Int32(count)) }
+        guard set == 0 else { fatalError("libcurl could not keep the header lines") }
     }
 
     /// Fetches every URL with at most `maxConcurrent` in flight; fails the benchmark when any transfer fails.
@@ -45,9 +51,13 @@ final class RawCurlSession: @unchecked Sendable {
 final class CStringList: @unchecked Sendable {
     private let strings: [UnsafePointer<CChar>?]
 
-    init(_ urls: [URL]) {
-        strings = urls.map { url in strdup(url.absoluteString).map { UnsafePointer($0) } }
-        guard strings.allSatisfy({ $0 != nil }) else { fatalError("out of memory copying the URLs") }
+    convenience init(_ urls: [URL]) {
+        self.init(lines: urls.map(\.absoluteString))
+    }
+
+    init(lines: [String]) {
+        strings = lines.map { line in strdup(line).map { UnsafePointer($0) } }
+        guard strings.allSatisfy({ $0 != nil }) else { fatalError("out of memory copying the strings") }
     }
 
     var count: Int { strings.count }

@@ -5,8 +5,8 @@ import WebImage
 
 /// Many small downloads: 2,000 distinct 20 KB bodies from the loopback server (a child process), through
 /// ImageDownloader with decoding off, against libcurl's multi interface called directly, with the same number of
-/// transfers in flight and the same connection limits. Records the time of each side, their ratio, and this
-/// process's CPU time per request of each side.
+/// transfers in flight, the same connection limits and the same request headers (the downloader's `Accept` and
+/// `User-Agent`). Records the time of each side, their ratio, and this process's CPU time per request of each side.
 ///
 /// Three forms of "decoding off":
 /// - `downloadData`, completions on the default callback queue (one dispatch to a global queue per request);

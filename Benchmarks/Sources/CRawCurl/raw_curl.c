@@ -6,6 +6,7 @@
 
 struct raw_curl_session {
     CURLM *multi;
+    struct curl_slist *headers;  // sent with every transfer, NULL for curl's own
 };
 
 typedef struct {
@@ -55,11 +56,29 @@ raw_curl_session *raw_curl_session_create(long max_host_connections, long max_to
 void raw_curl_session_destroy(raw_curl_session *session) {
     if (!session) return;
     curl_multi_cleanup(session->multi);
+    curl_slist_free_all(session->headers);
     free(session);
 }
 
-// Adds a transfer of `url`; 0 on success.
-static int raw_add(CURLM *multi, const char *url, long connect_timeout_ms, long total_timeout_ms) {
+int raw_curl_session_set_headers(raw_curl_session *session, const char *const *lines, int count) {
+    if (!session) return -1;
+    struct curl_slist *list = NULL;
+    for (int i = 0; i < count; i++) {
+        struct curl_slist *grown = curl_slist_append(list, lines[i]);
+        if (!grown) {
+            curl_slist_free_all(list);
+            return -1;
+        }
+        list = grown;
+    }
+    curl_slist_free_all(session->headers);
+    session->headers = list;
+    return 0;
+}
+
+// Adds a transfer of `url`, with `headers` when not NULL; 0 on success.
+static int raw_add(CURLM *multi, const char *url, struct curl_slist *headers, long connect_timeout_ms,
+                   long total_timeout_ms) {
     CURL *easy = curl_easy_init();
     if (!easy) return -1;
     raw_buffer *buffer = calloc(1, sizeof *buffer);
@@ -73,6 +92,7 @@ static int raw_add(CURLM *multi, const char *url, long connect_timeout_ms, long 
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, total_timeout_ms);
     curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    if (headers) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, raw_write);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, buffer);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, buffer);
@@ -93,7 +113,7 @@ raw_curl_result raw_curl_fetch(raw_curl_session *session, const char *const *url
     int next = 0;
     int in_flight = 0;
     while (next < count && in_flight < max_concurrent) {
-        if (raw_add(multi, urls[next++], connect_timeout_ms, total_timeout_ms) == 0) {
+        if (raw_add(multi, urls[next++], session->headers, connect_timeout_ms, total_timeout_ms) == 0) {
             in_flight++;
         } else {
             result.failures++;
@@ -125,7 +145,7 @@ raw_curl_result raw_curl_fetch(raw_curl_session *session, const char *const *url
             }
             in_flight--;
             while (next < count && in_flight < max_concurrent) {
-                if (raw_add(multi, urls[next++], connect_timeout_ms, total_timeout_ms) == 0) {
+                if (raw_add(multi, urls[next++], session->headers, connect_timeout_ms, total_timeout_ms) == 0) {
                     in_flight++;
                     break;
                 }

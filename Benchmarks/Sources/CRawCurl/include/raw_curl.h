@@ -18,6 +18,9 @@ typedef struct {
 raw_curl_session *raw_curl_session_create(long max_host_connections, long max_total_connections);
 void raw_curl_session_destroy(raw_curl_session *session);
 
+// Sends `count` header lines ("Name: value") with every later transfer of the session; 0 on success.
+int raw_curl_session_set_headers(raw_curl_session *session, const char *const *lines, int count);
+
 // Fetches `count` URLs with at most `max_concurrent` easy handles in flight, adding the next when one completes,
 // waiting in curl_multi_poll. Each body is appended into a growable buffer of its own, freed when its transfer
 // ends. The timeouts are in milliseconds (0: none).
