@@ -20,8 +20,7 @@ package struct CurlResponse: Sendable {
 
     /// The value of the first header with this name, compared case-insensitively.
     package func value(forHeader name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
+        headers.value(named: name)
     }
 
     /// The `Content-Type` header, if any.

@@ -22,7 +22,6 @@ final class SharedDownload: CurlTransferSink {
         /// Decodes started or finished, by key: the callers waiting on each, or its result once done.
         var decodes: [DownloadCaller.DecodeKey: DecodeState] = [:]
         var throttle: DownloadProgressThrottle
-        var received: (bytes: Int64, expected: Int64) = (0, -1)
         var priority: CurlRequest.Priority = .low
         /// Callers in `callers` with a progress handler, so that a chunk costs nothing per caller when none listens.
         var progressListeners = 0
@@ -178,7 +177,6 @@ final class SharedDownload: CurlTransferSink {
             progressive.append(chunk) { [weak self] image in self?.deliverPartial(image, bytesSoFar: bytesSoFar, expected: expected) }
         }
         let listeners: [DownloadCaller] = state.withLock { state in
-            state.received = (bytesSoFar, expected)
             guard state.progressListeners > 0,
                   state.throttle.shouldReport(received: bytesSoFar, expected: expected)
             else { return [] }
