@@ -80,4 +80,25 @@ import Testing
         #expect(order.withLock { $0 }.sorted() == Array(0..<40))
         #expect(executor.waitingCount == 0)
     }
+
+    @Test func aFollowUpWaitingForAWaitingItemDoesNotDeadlock() async {
+        let executor = BoundedExecutor(width: 1)
+        let secondSubmitted = DispatchSemaphore(value: 0)
+        let secondRan = DispatchSemaphore(value: 0)
+        let sawSecond: Bool = await withCheckedContinuation { continuation in
+            executor.submitWithFollowUp {
+                // The second item is queued behind this one before this one ends.
+                secondSubmitted.wait()
+                return {
+                    // A completion handler that waits for work queued behind the item that produced it.
+                    let ran = secondRan.wait(timeout: .now() + .seconds(10)) == .success
+                    continuation.resume(returning: ran)
+                }
+            }
+            executor.submit { secondRan.signal() }
+            #expect(executor.waitingCount == 1)
+            secondSubmitted.signal()
+        }
+        #expect(sawSecond, "the waiting item ran while the follow-up waited for it")
+    }
 }

@@ -78,11 +78,18 @@ public final class BoundedExecutor: Sendable {
 
     /// Runs `first` in a slot this thread holds, then the items waiting; a follow-up runs with the slot released,
     /// after which the thread takes a slot again if one is free and items wait.
+    ///
+    /// A follow-up may run for long or block (it is a completion handler). Items waiting at that moment are handed to
+    /// another thread first, with the slot just released, so that they never wait on a follow-up: one that waits
+    /// for a waiting item's result cannot deadlock the executor.
     private func run(_ first: @escaping Item) {
         var next: Item? = first
         while let work = next {
             if let followUp = work() {
-                release()
+                // The slot this thread holds goes with the next waiting item, if any, to another thread.
+                if let waiting = takeItemOrRelease() {
+                    queue.async { self.run(waiting) }
+                }
                 followUp()
                 next = takeSlotAndItem()
             } else {
@@ -109,10 +116,6 @@ public final class BoundedExecutor: Sendable {
             state.running += 1
             return item
         }
-    }
-
-    private func release() {
-        state.withLock { $0.running -= 1 }
     }
 
     private static func popPending(_ state: inout State) -> Item? {
