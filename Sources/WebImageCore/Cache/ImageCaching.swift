@@ -42,4 +42,20 @@ public protocol ImageCaching: Sendable {
 
     /// Empties the tiers `cacheType` names.
     func clear(cacheType: ImageCacheType, completion: (@Sendable () -> Void)?)
+
+    /// The HTTP validators stored with the disk entry of `key`, for a `refreshCached` load; nil when there are
+    /// none. May block briefly on disk IO; never called on a cache's own queues.
+    func revalidation(forKey key: String) -> ImageRevalidation?
+
+    /// Stores HTTP validators with the disk entry of `key`, which exists (the manager calls this once the entry
+    /// is written). Returns at once.
+    func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String)
+}
+
+extension ImageCaching {
+    /// No validators: a cache that keeps none makes every `refreshCached` load unconditional.
+    public func revalidation(forKey key: String) -> ImageRevalidation? { nil }
+
+    /// Keeps nothing.
+    public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String) {}
 }

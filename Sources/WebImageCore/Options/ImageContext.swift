@@ -49,6 +49,14 @@ public struct ImageContext: Sendable {
     public var originalStoreCacheType: ImageCacheType?
     /// Where completions run; default ``CallbackQueue/default``.
     public var callbackQueue: CallbackQueue?
+    /// The transformer to run after the load, in place of the manager's; part of the cache key.
+    public var imageTransformer: (any ImageTransforming)?
+    /// Runs no transformer at all, not even the manager's (SDWebImage's `NSNull` transformer).
+    public var disablesTransformer = false
+    /// Turns a URL into its cache key, in place of the manager's filter.
+    public var cacheKeyFilter: ImageCacheKeyFilter?
+    /// Chooses the bytes written to the disk cache, in place of the manager's serializer.
+    public var cacheSerializer: ImageCacheSerializer?
 
     /// Values for keys this struct has no field for.
     public var values: [Key: any Sendable] = [:]

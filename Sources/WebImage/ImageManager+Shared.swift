@@ -1,0 +1,12 @@
+import WebImageCodecs
+import WebImageCore
+import WebImageCurl
+
+extension ImageManager {
+    /// The manager most code uses: ``ImageCache/shared`` in front of `data:` URLs and ``ImageDownloader/shared``,
+    /// decoding with the shared coder registry.
+    public static let shared = ImageManager(
+        cache: ImageCache.shared,
+        loader: ImageLoaders([DataURLImageLoader(coder: ImageCoderRegistry.shared), ImageDownloader.shared])
+    )
+}

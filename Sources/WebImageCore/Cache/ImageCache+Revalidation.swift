@@ -1,0 +1,23 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageCache {
+    /// The HTTP validators kept in the extended data of `key`'s disk entry (written by
+    /// ``setRevalidation(_:forKey:)``); nil when the entry has none or holds other extended data.
+    ///
+    /// Reads on the IO queue and waits (inline when already on it).
+    public func revalidation(forKey key: String) -> ImageRevalidation? {
+        guard let data = diskCache.extendedData(forKey: key) else { return nil }
+        return try? JSONDecoder().decode(ImageRevalidation.self, from: data)
+    }
+
+    /// Keeps `revalidation` in the extended data of `key`'s disk entry, as JSON, on the IO queue; does nothing
+    /// when the entry does not exist. Returns at once.
+    public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String) {
+        guard let data = try? JSONEncoder().encode(revalidation) else { return }
+        diskCache.perform { store in try? store.setExtendedData(data, forKey: key) }
+    }
+}

@@ -1,0 +1,279 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The steps of one load, in SDWebImage's order (`callCacheProcess` to `callStoreCacheProcess`): query the full
+/// key; on a miss of a derived key, query the original key (decoding a full-size entry straight to the thumbnail);
+/// decide whether to load; load; transform; store the original and the final image; complete.
+///
+/// Every step after the first runs in the completion of the one before, on whichever library thread finished it
+/// (internal steps use the inline callback queue); only the final result goes to the caller's callback queue.
+/// Each step first checks that the operation has not been cancelled.
+final class ImageLoadJob: Sendable {
+    private let manager: ImageManager
+    private let operation: ImageLoadOperation
+    private let url: URL
+    private let options: ImageOptions
+    /// The caller's context, resolved; its callback queue is the caller's.
+    private let context: ImageContext
+    /// The same with the inline callback queue, for the caches and the loader.
+    private let inner: ImageContext
+    private let keys: (original: String, full: String)
+    private let cache: any ImageCaching
+    private let originalCache: any ImageCaching
+    private let loader: any ImageLoading
+    private let shouldDownload: (@Sendable (URL) -> Bool)?
+    private let shouldBlock: (@Sendable (URL, WebImageError) -> Bool)?
+    private let call = CallScope()
+
+    init(
+        manager: ImageManager,
+        operation: ImageLoadOperation,
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        shouldDownload: (@Sendable (URL) -> Bool)?,
+        shouldBlock: (@Sendable (URL, WebImageError) -> Bool)?
+    ) {
+        self.manager = manager
+        self.operation = operation
+        self.url = url
+        self.options = options
+        self.context = context
+        var inner = context
+        inner.callbackQueue = .inline
+        self.inner = inner
+        keys = ImageManager.keys(for: url, context: context)
+        cache = context.imageCache ?? manager.cache
+        originalCache = context.originalImageCache ?? context.imageCache ?? manager.cache
+        loader = context.imageLoader ?? manager.loader
+        self.shouldDownload = shouldDownload
+        self.shouldBlock = shouldBlock
+    }
+
+    /// Runs the first step; results ready before it returns are delivered as ready during the call.
+    func start() {
+        defer { call.end() }
+        if options.contains(.fromLoaderOnly) {
+            loadIfAllowed()
+        } else {
+            queryCache()
+        }
+    }
+
+    private var isDerived: Bool { keys.full != keys.original }
+
+    private var isThumbnail: Bool {
+        context.thumbnailPixelSize.map { !$0.isEmpty } ?? false
+    }
+
+    // MARK: Cache
+
+    /// The full key, without the thumbnail options: an entry under a thumbnail key already is the thumbnail.
+    private func queryCache() {
+        var queryContext = inner
+        queryContext.thumbnailPixelSize = nil
+        queryContext.preserveAspectRatio = nil
+        let token = cache.query(key: keys.full, options: options, context: queryContext, cacheType: context.queryCacheType ?? .all) { [self] result in
+            guard !operation.isFinished else { return }
+            if case .success(let found) = result, let image = found.image {
+                cacheHit(image, found)
+            } else if isDerived {
+                queryOriginal()
+            } else {
+                loadIfAllowed()
+            }
+        }
+        operation.setCacheToken(token)
+    }
+
+    /// The original key, with the thumbnail options: a full-size entry is decoded straight to the thumbnail, and
+    /// the network is not asked.
+    private func queryOriginal() {
+        let cacheType = context.originalQueryCacheType ?? .disk
+        guard cacheType != .none else { return loadIfAllowed() }
+        let token = originalCache.query(key: keys.original, options: options, context: inner, cacheType: cacheType) { [self] result in
+            guard !operation.isFinished else { return }
+            if case .success(let found) = result, let image = found.image {
+                process(image, data: found.data, source: found.cacheType, response: nil)
+            } else {
+                loadIfAllowed()
+            }
+        }
+        operation.setCacheToken(token)
+    }
+
+    private func cacheHit(_ image: Image, _ found: ImageCacheQueryResult) {
+        let result = ImageLoadResult(image: image, data: found.data, cacheType: found.cacheType, url: url, outcome: .cached)
+        guard options.contains(.refreshCached), refusal() == nil else { return finish(.success(result)) }
+        var refreshing = result
+        refreshing.outcome = .refreshing
+        operation.deliverRefreshing(refreshing, duringCall: call.isCurrent)
+        load(revalidating: found)
+    }
+
+    // MARK: Loading
+
+    /// Why this load may not use the loader, or nil when it may.
+    private func refusal() -> WebImageError? {
+        if options.contains(.fromCacheOnly) {
+            return WebImageError(.notInCache, "\(url.absoluteString) is not in the cache, and fromCacheOnly forbids loading it")
+        }
+        if let shouldDownload, !shouldDownload(url) {
+            return WebImageError(.notInCache, "\(url.absoluteString) is not in the cache, and the manager's shouldDownload declined it")
+        }
+        if !loader.canRequestImage(for: url) {
+            return WebImageError(.unsupportedScheme, "no image loader handles \(url.absoluteString)")
+        }
+        return nil
+    }
+
+    private func loadIfAllowed() {
+        if let refusal = refusal() { return finish(.failure(refusal)) }
+        load(revalidating: nil)
+    }
+
+    /// Asks the loader; with a cached copy to revalidate, the request is conditional on its validators.
+    private func load(revalidating cached: ImageCacheQueryResult?) {
+        var loaderContext = inner
+        if cached != nil {
+            loaderContext.revalidation = (isDerived ? originalCache : cache).revalidation(forKey: keys.original)
+        }
+        let progress: ImageLoadProgressHandler? = operation.wantsProgress ? { @Sendable [operation] in operation.report($0) } : nil
+        let token = loader.requestImage(url: url, options: options, context: loaderContext, progress: progress) { [self] result in
+            loaded(result, cached: cached)
+        }
+        operation.setLoaderToken(token)
+    }
+
+    private func loaded(_ result: Result<ImageLoaderResult, WebImageError>, cached: ImageCacheQueryResult?) {
+        guard !operation.isFinished else { return }
+        switch result {
+        case .failure(let error):
+            if error.code == .cacheNotModified, let cached, let image = cached.image {
+                return finish(.success(ImageLoadResult(image: image, data: cached.data, cacheType: cached.cacheType, url: url, outcome: .notModified)))
+            }
+            // Recorded before the completion runs, so that a retry from the completion sees it.
+            if error.code != .cancelled, shouldBlock?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
+                manager.failedURLList.add(url, error: error)
+            }
+            finish(.failure(error))
+        case .success(let loaded):
+            manager.failedURLList.remove(url)
+            if let cached, let image = cached.image, let data = cached.data, data == loaded.data {
+                return finish(.success(ImageLoadResult(image: image, data: data, cacheType: cached.cacheType, url: url, outcome: .notModified)))
+            }
+            process(loaded.image, data: loaded.data, source: .none, response: loaded.response)
+        }
+    }
+
+    // MARK: Transform and store
+
+    /// Transforms (on the manager's executor) when a transformer applies, then stores and completes.
+    private func process(_ image: Image, data: Data?, source: ImageCacheType, response: ImageResponse?) {
+        guard let transformer = context.imageTransformer, !image.isAnimated || options.contains(.transformAnimatedImage) else {
+            return store(image, isDerived: isThumbnail, original: isThumbnail ? nil : image, data: data, source: source, response: response)
+        }
+        manager.executor.submit { [self] in
+            guard !operation.isFinished else { return }
+            let transformed = transformer.transform(image: image, key: keys.full)
+            store(transformed ?? image, isDerived: transformed != nil || isThumbnail, original: isThumbnail ? nil : image, data: data, source: source, response: response)
+        }
+    }
+
+    /// Stores the original (under the original key, for a derived key) and the final image, then completes: at
+    /// once, or after every store has finished with `waitStoreCache`.
+    ///
+    /// - Parameters:
+    ///   - image: The final image.
+    ///   - isDerived: Whether `image` is not what `data` decodes to (a thumbnail or a transformed image).
+    ///   - original: The full-size image, nil when only a thumbnail was decoded.
+    ///   - source: Where the image came from; what came from disk is not written to disk again.
+    private func store(_ image: Image, isDerived imageIsDerived: Bool, original: Image?, data: Data?, source: ImageCacheType, response: ImageResponse?) {
+        var stores: [Store] = []
+        let serializer = context.cacheSerializer
+        if isDerived {
+            var cacheType = context.originalStoreCacheType ?? .disk
+            if source == .disk { cacheType = cacheType.withoutDisk }
+            var originalData = data
+            if cacheType.includesDisk, let serializer, let original { originalData = serializer(original, data, url) }
+            if cacheType != .none, original != nil || originalData != nil {
+                stores.append(Store(cache: originalCache, image: original, data: originalData, key: keys.original, cacheType: cacheType, holdsResponse: originalData != nil))
+            }
+        }
+        let cacheType = context.storeCacheType ?? .all
+        var finalData = imageIsDerived ? nil : data
+        if cacheType.includesDisk, let serializer { finalData = serializer(image, finalData, url) }
+        if cacheType != .none {
+            stores.append(Store(cache: cache, image: image, data: finalData, key: keys.full, cacheType: cacheType, holdsResponse: !isDerived && finalData != nil))
+        }
+
+        let result = ImageLoadResult(
+            image: image,
+            data: imageIsDerived ? nil : data,
+            cacheType: source,
+            url: url,
+            outcome: source == .none ? .loaded : .cached
+        )
+        let revalidation = response.map(ImageRevalidation.init(response:)).flatMap { $0.isEmpty ? nil : $0 }
+        let waits = options.contains(.waitStoreCache)
+        let group = DispatchGroup()
+        for store in stores {
+            if waits { group.enter() }
+            store.cache.store(store.image, data: store.data, key: store.key, options: options, context: inner, cacheType: store.cacheType) { outcome in
+                // The validators go with the bytes they describe, once those are on disk.
+                if case .success = outcome, store.holdsResponse, store.cacheType.includesDisk, let revalidation {
+                    store.cache.setRevalidation(revalidation, forKey: store.key)
+                }
+                if waits { group.leave() }
+            }
+        }
+        if waits {
+            group.notify(queue: .global()) { [self] in finish(.success(result)) }
+        } else {
+            finish(.success(result))
+        }
+    }
+
+    private struct Store {
+        let cache: any ImageCaching
+        let image: Image?
+        let data: Data?
+        let key: String
+        let cacheType: ImageCacheType
+        /// Whether `data` is the loaded body, so that the response's validators belong with it.
+        let holdsResponse: Bool
+    }
+
+    // MARK: Completion
+
+    private func finish(_ result: Result<ImageLoadResult, WebImageError>) {
+        manager.unregister(operation)
+        operation.finish(result, duringCall: call.isCurrent)
+    }
+}
+
+/// Whether code runs during a call, on the caller's thread: a result ready then may be delivered inline.
+private final class CallScope: Sendable {
+    private let inCall = Atomic(true)
+    private let thread = pthread_self()
+
+    func end() {
+        inCall.store(false, ordering: .releasing)
+    }
+
+    var isCurrent: Bool {
+        inCall.load(ordering: .acquiring) && pthread_equal(pthread_self(), thread) != 0
+    }
+}

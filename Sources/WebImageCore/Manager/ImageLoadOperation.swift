@@ -1,0 +1,140 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// One load started by ``ImageManager/loadImage(url:options:context:progress:completion:)``: its cache query and
+/// its loader request, cancelled together (SDWebImage's `SDWebImageCombinedOperation`).
+///
+/// The completion runs exactly once with a final result: the image, an error, or `cancelled` when ``cancel()``
+/// comes first, whatever the race. The one exception is `refreshCached` with a cached image, where a
+/// ``ImageLoadResult/Outcome/refreshing`` result comes first, always before the final one.
+///
+/// Thread-safe.
+public final class ImageLoadOperation: Sendable {
+    /// The URL asked for; nil when the load was started without one.
+    public let url: URL?
+    private let latch: CompletionLatch<ImageLoadResult>
+    private let completion: ImageLoadResultHandler
+    private let progressHandler: ImageLoadProgressHandler?
+    private let callbackQueue: CallbackQueue
+    private let state = Mutex(State())
+
+    private struct State {
+        var cacheToken: CacheQueryToken?
+        var loaderToken: (any ImageLoadToken)?
+        /// The last progress the loader reported, until a callback takes it.
+        var progress: ImageLoadProgress?
+        /// While a `refreshing` result is on its way: work that must wait for it (the final result).
+        var waitingForRefreshing: [@Sendable () -> Void]?
+    }
+
+    init(url: URL?, callbackQueue: CallbackQueue, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadResultHandler) {
+        self.url = url
+        self.callbackQueue = callbackQueue
+        self.completion = completion
+        progressHandler = progress
+        latch = CompletionLatch(
+            callbackQueue: callbackQueue,
+            cancellationError: WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled"),
+            handler: completion
+        )
+    }
+
+    /// Cancels the load: the completion runs at once with `cancelled` unless it has already run, the cache query
+    /// and the loader request are cancelled, and nothing is delivered afterwards. Thread-safe, returns at once;
+    /// calling it again does nothing.
+    public func cancel() {
+        latch.cancel()
+    }
+
+    /// Whether ``cancel()`` came before the final result.
+    public var isCancelled: Bool { latch.isCancelled }
+
+    /// Whether the final result has been delivered or claimed by a cancellation.
+    public var isFinished: Bool { latch.isDone }
+
+    /// The cache query, once it has started.
+    public var cacheToken: CacheQueryToken? {
+        state.withLock { $0.cacheToken }
+    }
+
+    /// The loader's request, once it has started.
+    public var loaderToken: (any ImageLoadToken)? {
+        state.withLock { $0.loaderToken }
+    }
+
+    // MARK: Driven by the manager
+
+    /// Whether the caller gave a progress handler.
+    var wantsProgress: Bool { progressHandler != nil }
+
+    /// Runs `work` once, when the operation is cancelled (at once if it already is).
+    func onCancel(_ work: @escaping @Sendable () -> Void) {
+        latch.onCancel(work)
+    }
+
+    func setCacheToken(_ token: CacheQueryToken) {
+        state.withLock { $0.cacheToken = token }
+        latch.onCancel { token.cancel() }
+    }
+
+    func setLoaderToken(_ token: any ImageLoadToken) {
+        state.withLock { $0.loaderToken = token }
+        latch.onCancel { token.cancel() }
+    }
+
+    /// Records the loader's progress and hands it to the progress handler on the callback queue. Reports that
+    /// pile up are merged into the latest; none is delivered after the final result.
+    func report(_ progress: ImageLoadProgress) {
+        guard progressHandler != nil, !latch.isDone else { return }
+        state.withLock { $0.progress = progress }
+        callbackQueue.execute(duringCall: false) { [self] in
+            guard !latch.isDone else { return }
+            takeProgress()?()
+        }
+    }
+
+    /// A call of the progress handler with the progress not yet delivered, or nil.
+    private func takeProgress() -> (@Sendable () -> Void)? {
+        guard let progressHandler, let progress = state.withLock({ state in
+            defer { state.progress = nil }
+            return state.progress
+        }) else { return nil }
+        return { progressHandler(progress) }
+    }
+
+    /// Delivers the cached image of a `refreshCached` load before the loader is asked; the final result waits
+    /// until this one has been handed over.
+    func deliverRefreshing(_ result: ImageLoadResult, duringCall: Bool) {
+        state.withLock { $0.waitingForRefreshing = [] }
+        callbackQueue.execute(duringCall: duringCall) { [self] in
+            if !latch.isDone { completion(.success(result)) }
+            let waiting = state.withLock { state in
+                defer { state.waitingForRefreshing = nil }
+                return state.waitingForRefreshing ?? []
+            }
+            for work in waiting { work() }
+        }
+    }
+
+    /// Delivers the final result unless the operation is already finished or cancelled; the last progress report
+    /// not yet delivered comes first, in the same callback.
+    ///
+    /// - Parameters:
+    ///   - duringCall: Whether the caller is still in `loadImage`, on its own thread.
+    ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's.
+    func finish(_ result: Result<ImageLoadResult, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false) {
+        let deliver: @Sendable () -> Void = { [self] in
+            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: takeProgress())
+        }
+        let deferred: Bool = state.withLock { state in
+            guard state.waitingForRefreshing != nil else { return false }
+            state.waitingForRefreshing?.append(deliver)
+            return true
+        }
+        if !deferred { deliver() }
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What ``ImageManager/loadImage(url:options:context:progress:completion:)`` delivers.
+public struct ImageLoadResult: Sendable {
+    /// How the image was obtained.
+    public enum Outcome: Sendable, Hashable {
+        /// Found in a cache tier (``ImageLoadResult/cacheType`` says which).
+        case cached
+        /// Loaded by the loader (the network, a `data:` or a `file:` URL).
+        case loaded
+        /// With `refreshCached`: the cached image, delivered at once; a final result follows when the server has
+        /// answered. The only result that is not final.
+        case refreshing
+        /// With `refreshCached`: the server said the cached image is still current (a `304`, or the same bytes).
+        case notModified
+    }
+
+    /// The image (a thumbnail or a transformed image when the context asked for one).
+    public var image: Image
+    /// The bytes the image was decoded from; nil for thumbnails and transformed images, and for memory hits
+    /// unless `queryMemoryData` was asked for.
+    public var data: Data?
+    /// The tier that held the image; `.none` for an image that was loaded.
+    public var cacheType: ImageCacheType
+    /// The URL asked for.
+    public var url: URL
+    /// How the image was obtained.
+    public var outcome: Outcome
+
+    public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, outcome: Outcome) {
+        self.image = image
+        self.data = data
+        self.cacheType = cacheType
+        self.url = url
+        self.outcome = outcome
+    }
+
+    /// Whether this is the operation's last result: false only for ``Outcome/refreshing``.
+    public var isFinal: Bool { outcome != .refreshing }
+}
+
+/// Called with a load's result: once, or twice with `refreshCached` when the image was cached (first a
+/// ``ImageLoadResult/Outcome/refreshing`` result, then the final one).
+public typealias ImageLoadResultHandler = @Sendable (Result<ImageLoadResult, WebImageError>) -> Void

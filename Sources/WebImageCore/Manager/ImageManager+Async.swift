@@ -1,0 +1,100 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// What ``ImageManager/imageLoadEvents(url:options:context:)`` yields.
+public enum ImageLoadEvent: Sendable {
+    /// Bytes received so far.
+    case progress(ImageLoadProgress)
+    /// A partial image of a progressive load.
+    case partialImage(Image)
+    /// A result: the final one, or with `refreshCached` first the cached image
+    /// (``ImageLoadResult/Outcome/refreshing``) and then the final one.
+    case result(ImageLoadResult)
+}
+
+extension ImageManager {
+    /// Loads the image at `url` and returns the final result; the same pipeline as
+    /// ``loadImage(url:options:context:progress:completion:)``.
+    ///
+    /// ```swift
+    /// let loaded = try await ImageManager.shared.loadImage(url: url)
+    /// ```
+    ///
+    /// A memory hit returns without suspending on another thread. Cancelling the task cancels the load, which
+    /// then throws `cancelled`. With `refreshCached`, the cached image is skipped and the final result returned.
+    /// The context's callback queue is not used.
+    public func loadImage(url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async throws(WebImageError) -> ImageLoadResult {
+        var context = context
+        context.callbackQueue = .inline
+        let box = OperationBox()
+        let result: Result<ImageLoadResult, WebImageError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let operation = loadImage(url: url, options: options, context: context) { result in
+                    if case .success(let loaded) = result, !loaded.isFinal { return }
+                    continuation.resume(returning: result)
+                }
+                box.set(operation)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Loads the image at `url` and yields its progress, its partial images and its result; the stream ends after
+    /// the final result, or throws the load's ``WebImageError``.
+    ///
+    /// ```swift
+    /// for try await event in manager.imageLoadEvents(url: url, options: [.progressiveLoad]) {
+    ///     if case .partialImage(let image) = event { preview(image) }
+    /// }
+    /// ```
+    ///
+    /// Ending the iteration early, or cancelling the task that iterates, cancels the load. The context's callback
+    /// queue is not used.
+    public func imageLoadEvents(url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) -> AsyncThrowingStream<ImageLoadEvent, any Error> {
+        var context = context
+        context.callbackQueue = .inline
+        let (stream, continuation) = AsyncThrowingStream<ImageLoadEvent, any Error>.makeStream()
+        let operation = loadImage(url: url, options: options, context: context) { progress in
+            continuation.yield(.progress(progress))
+            if let partial = progress.partialImage { continuation.yield(.partialImage(partial)) }
+        } completion: { result in
+            switch result {
+            case .success(let loaded):
+                continuation.yield(.result(loaded))
+                if loaded.isFinal { continuation.finish() }
+            case .failure(let error):
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in operation.cancel() }
+        return stream
+    }
+}
+
+/// Settles the race between starting a load and cancelling the task that waits for it: whichever comes second
+/// cancels the operation.
+private final class OperationBox: Sendable {
+    private let state = Mutex<(operation: ImageLoadOperation?, cancelled: Bool)>((nil, false))
+
+    func set(_ operation: ImageLoadOperation) {
+        let cancelled = state.withLock { state in
+            state.operation = operation
+            return state.cancelled
+        }
+        if cancelled { operation.cancel() }
+    }
+
+    func cancel() {
+        let operation = state.withLock { state in
+            state.cancelled = true
+            return state.operation
+        }
+        operation?.cancel()
+    }
+}

@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Loads images through a cache and a loader, as SDWebImage's `SDWebImageManager`: query the cache, load on a
+/// miss, decode, transform, store, and call back exactly once.
+///
+/// ```swift
+/// let manager = ImageManager(cache: cache, loader: downloader)
+/// manager.loadImage(url: url) { result in
+///     if case .success(let loaded) = result { show(loaded.image) }
+/// }
+/// let loaded = try await manager.loadImage(url: url, options: [.retryFailed])
+/// ```
+///
+/// Threading: thread-safe; every method may be called from any thread, and returns without blocking. Completions
+/// run on the context's callback queue (``CallbackQueue/default`` when it names none): a memory hit completes
+/// during the call, on the caller's thread, with the default queue.
+///
+/// Cancellation: ``ImageLoadOperation/cancel()`` completes the load at once with `cancelled` and cancels its cache
+/// query and its loader request; ``cancelAll()`` does that to every running load.
+public final class ImageManager: Sendable {
+    /// The cache queried before loading and stored into after (unless a context names another).
+    public let cache: any ImageCaching
+    /// The loader used on a cache miss (unless a context names another).
+    public let loader: any ImageLoading
+    /// Where transformers run.
+    public let executor: BoundedExecutor
+
+    let failedURLList: FailedURLList
+    private let settings = Mutex(Settings())
+    private let running = Mutex<[ObjectIdentifier: ImageLoadOperation]>([:])
+
+    private struct Settings {
+        var transformer: (any ImageTransforming)?
+        var cacheKeyFilter: ImageCacheKeyFilter?
+        var cacheSerializer: ImageCacheSerializer?
+        var optionsProcessor: ImageOptionsProcessor?
+        var shouldDownload: (@Sendable (URL) -> Bool)?
+        var shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)?
+    }
+
+    /// A manager over `cache` and `loader`.
+    ///
+    /// - Parameters:
+    ///   - failedURLLifetime: How long a URL stays on the failed list (SDWebImage keeps it for ever).
+    ///   - now: The clock the failed list reads; tests pass their own.
+    ///   - executor: Where transformers run.
+    public init(
+        cache: any ImageCaching,
+        loader: any ImageLoading,
+        failedURLLifetime: Duration = .seconds(600),
+        now: @escaping @Sendable () -> Date = { Date() },
+        executor: BoundedExecutor = .decoding
+    ) {
+        self.cache = cache
+        self.loader = loader
+        self.executor = executor
+        failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
+    }
+
+    // MARK: Settings
+
+    /// Transforms every loaded image, unless a context names its own transformer or disables it.
+    public var transformer: (any ImageTransforming)? {
+        get { settings.withLock { $0.transformer } }
+        set { settings.withLock { $0.transformer = newValue } }
+    }
+
+    /// Turns URLs into cache keys, unless a context names its own filter; by default the key is the URL's string.
+    public var cacheKeyFilter: ImageCacheKeyFilter? {
+        get { settings.withLock { $0.cacheKeyFilter } }
+        set { settings.withLock { $0.cacheKeyFilter = newValue } }
+    }
+
+    /// Chooses the bytes stored on disk, unless a context names its own serializer.
+    public var cacheSerializer: ImageCacheSerializer? {
+        get { settings.withLock { $0.cacheSerializer } }
+        set { settings.withLock { $0.cacheSerializer = newValue } }
+    }
+
+    /// Rewrites every load's options and context first.
+    public var optionsProcessor: ImageOptionsProcessor? {
+        get { settings.withLock { $0.optionsProcessor } }
+        set { settings.withLock { $0.optionsProcessor = newValue } }
+    }
+
+    /// Whether to load a URL the cache does not hold (SDWebImage's `shouldDownloadImageForURL`); a refusal ends the
+    /// load with `notInCache`. Called on a library thread; must be fast.
+    public var shouldDownload: (@Sendable (URL) -> Bool)? {
+        get { settings.withLock { $0.shouldDownload } }
+        set { settings.withLock { $0.shouldDownload = newValue } }
+    }
+
+    /// Whether a failure puts the URL on the failed list; replaces the loader's classification when set.
+    public var shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)? {
+        get { settings.withLock { $0.shouldBlockFailedURL } }
+        set { settings.withLock { $0.shouldBlockFailedURL = newValue } }
+    }
+
+    // MARK: Running loads
+
+    /// Whether any load is running.
+    public var isRunning: Bool {
+        running.withLock { !$0.isEmpty }
+    }
+
+    /// Cancels every running load; each completes with `cancelled`.
+    public func cancelAll() {
+        let operations = running.withLock { Array($0.values) }
+        for operation in operations { operation.cancel() }
+    }
+
+    func register(_ operation: ImageLoadOperation) {
+        running.withLock { $0[ObjectIdentifier(operation)] = operation }
+    }
+
+    func unregister(_ operation: ImageLoadOperation) {
+        _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+    }
+
+    // MARK: Failed URLs
+
+    /// The URLs on the failed list, with why each failed and when it leaves the list.
+    public var failedURLs: [URL: FailedURL] {
+        failedURLList.all
+    }
+
+    /// Takes `url` off the failed list.
+    public func removeFailedURL(_ url: URL) {
+        failedURLList.remove(url)
+    }
+
+    /// Empties the failed list.
+    public func removeAllFailedURLs() {
+        failedURLList.removeAll()
+    }
+
+    // MARK: Keys
+
+    /// The cache key of `url` for a load with `context`: the cache key filter's key (else the URL's string),
+    /// with SDWebImage's thumbnail and transformer suffixes when the context asks for a thumbnail or a
+    /// transformer applies. An empty string for a nil URL.
+    public func cacheKey(for url: URL?, context: ImageContext = ImageContext()) -> String {
+        let resolved = resolved(context)
+        guard let url else { return "" }
+        return Self.keys(for: url, context: resolved).full
+    }
+
+    /// The manager's settings merged into `context` (the context wins), as SDWebImage does before each load.
+    func resolved(_ context: ImageContext) -> ImageContext {
+        let defaults = settings.withLock { $0 }
+        var context = context
+        if context.imageTransformer == nil, !context.disablesTransformer { context.imageTransformer = defaults.transformer }
+        if context.disablesTransformer { context.imageTransformer = nil }
+        if context.cacheKeyFilter == nil { context.cacheKeyFilter = defaults.cacheKeyFilter }
+        if context.cacheSerializer == nil { context.cacheSerializer = defaults.cacheSerializer }
+        return context
+    }
+
+    /// The original key (the filter's, else the URL's string) and the full key with the thumbnail and
+    /// transformer suffixes, for a context already resolved.
+    static func keys(for url: URL, context: ImageContext) -> (original: String, full: String) {
+        let original = context.cacheKeyFilter?(url) ?? url.absoluteString
+        var full = original
+        if let size = context.thumbnailPixelSize, !size.isEmpty {
+            full = ImageCacheKeys.thumbnailKey(for: full, size: size, preserveAspectRatio: context.preserveAspectRatio ?? true)
+        }
+        if let transformer = context.imageTransformer {
+            full = ImageCacheKeys.transformedKey(for: full, transformerKey: transformer.transformerKey)
+        }
+        return (original, full)
+    }
+
+    /// The hooks in force now, for one load.
+    var hooks: (optionsProcessor: ImageOptionsProcessor?, shouldDownload: (@Sendable (URL) -> Bool)?, shouldBlock: (@Sendable (URL, WebImageError) -> Bool)?) {
+        settings.withLock { ($0.optionsProcessor, $0.shouldDownload, $0.shouldBlockFailedURL) }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageTestSupport
+
+/// A manager over a cache in its own temporary directory and its own downloader, for one test.
+final class ManagerHarness: Sendable {
+    let directory: URL
+    let cache: ImageCache
+    let downloader: ImageDownloader
+    let manager: ImageManager
+    let clock: TestClock
+
+    init(loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600)) {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("manager-\(UUID().uuidString)")
+        let registry = ImageCoderRegistry.makeDefault()
+        cache = ImageCache(namespace: "manager", root: directory, coder: registry)
+        downloader = ImageDownloader(coder: registry)
+        clock = TestClock()
+        let clock = clock
+        manager = ImageManager(
+            cache: cache,
+            loader: loader ?? ImageLoaders([DataURLImageLoader(coder: registry), downloader]),
+            failedURLLifetime: failedURLLifetime,
+            now: { clock.now }
+        )
+    }
+
+    deinit {
+        downloader.invalidate()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Loads `url` and waits for the final result (at most 20 s).
+    func load(_ url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async -> Result<ImageLoadResult, WebImageError> {
+        await results(url, options: options, context: context).last!
+    }
+
+    /// Loads `url` and waits for every result up to the final one (at most 20 s).
+    func results(_ url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async -> [Result<ImageLoadResult, WebImageError>] {
+        let collected = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
+        let box = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            box.withLock { $0 = continuation }
+            manager.loadImage(url: url, options: options, context: context) { result in
+                collected.withLock { $0.append(result) }
+                if case .success(let loaded) = result, !loaded.isFinal { return }
+                box.withLock { $0.take() }?.resume()
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
+                if let waiting = box.withLock({ $0.take() }) {
+                    collected.withLock { $0.append(.failure(WebImageError(.timedOut, "the test gave up waiting"))) }
+                    waiting.resume()
+                }
+            }
+        }
+        return collected.withLock { $0 }
+    }
+
+    /// Waits until the IO queue has done everything queued before this call.
+    func drainDisk() {
+        _ = cache.diskCache.containsData(forKey: "")
+    }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let time = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    var now: Date { time.withLock { $0 } }
+    func advance(seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
+func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// A transformer that paints the image red, counting its calls.
+final class PaintTransformer: ImageTransforming {
+    private let count = Mutex(0)
+    let transformerKey: String
+
+    init(key: String = "PaintTransformer(red)") {
+        transformerKey = key
+    }
+
+    var calls: Int { count.withLock { $0 } }
+
+    func transform(image: Image, key: String) -> Image? {
+        count.withLock { $0 += 1 }
+        guard let pixels = try? PixelBuffer(width: image.width, height: image.height, color: .red) else { return nil }
+        return Image(pixels: pixels, hasAlpha: false)
+    }
+}
