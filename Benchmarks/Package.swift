@@ -76,5 +76,17 @@ let package = Package(
             path: "Benchmarks/DownloadBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ManagerBenchmarks",
+            dependencies: [
+                "BenchmarkPairs",
+                "CRawCodecs",
+                "CRawCurl",
+                .product(name: "WebImage", package: libraryPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ManagerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

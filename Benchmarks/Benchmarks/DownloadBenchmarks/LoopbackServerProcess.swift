@@ -1,7 +1,7 @@
 import Foundation
 
-/// The loopback HTTP server of the download benchmarks, run as a child process (`Tools/LoopbackServer`), so that
-/// the benchmark's CPU figures count the client alone and the server has its own scheduling.
+/// The loopback HTTP server of the download and manager benchmarks, run as a child process (`Tools/LoopbackServer`),
+/// so that the benchmark's CPU figures count the client alone and the server has its own scheduling.
 ///
 /// `@unchecked Sendable`: the pipes are used by one benchmark body at a time (the runner calls a benchmark's body
 /// from one thread, one iteration after another) and closed only by ``stop()`` in the teardown.
@@ -12,7 +12,9 @@ final class LoopbackServerProcess: @unchecked Sendable {
     private let output: FileHandle
 
     /// Starts the server built next to this executable and reads the port it prints.
-    init() throws {
+    ///
+    /// - Parameter files: Files the server also serves, each at `/files/<its name>` whatever the query string.
+    init(serving files: [URL] = []) throws {
         guard let directory = Bundle.main.executableURL?.deletingLastPathComponent() else {
             fatalError("cannot tell where this executable is")
         }
@@ -24,6 +26,7 @@ final class LoopbackServerProcess: @unchecked Sendable {
         let fromServer = Pipe()
         process = Process()
         process.executableURL = executable
+        process.arguments = files.map(\.path)
         process.standardInput = toServer
         process.standardOutput = fromServer
         try process.run()

@@ -12,10 +12,10 @@ public protocol ImageLoadToken: AnyObject, Sendable {
 }
 
 /// A token over a ``CompletionLatch``, for loaders that finish a single caller.
-package final class LatchLoadToken: ImageLoadToken {
-    let latch: CompletionLatch<ImageLoaderResult>
+package final class LatchLoadToken<Success: Sendable>: ImageLoadToken {
+    let latch: CompletionLatch<Success>
 
-    package init(latch: CompletionLatch<ImageLoaderResult>) {
+    package init(latch: CompletionLatch<Success>) {
         self.latch = latch
     }
 

@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 ///
 /// Thread-safe: the list is read under a lock and no loader runs while it is held.
-public final class ImageLoaders: ImageLoading {
+public final class ImageLoaders: ImageDataLoading {
     private let list: Mutex<[any ImageLoading]>
 
     /// Loaders in the order they are asked: the first that can request a URL gets it.
@@ -62,6 +62,24 @@ public final class ImageLoaders: ImageLoading {
         let latch = CompletionLatch<ImageLoaderResult>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
         let scheme = url.scheme.map { "'\($0)'" } ?? "no scheme"
         latch.finish(.failure(WebImageError(.unsupportedScheme, "no image loader handles \(scheme): \(url.absoluteString)")), duringCall: true)
+        return LatchLoadToken(latch: latch)
+    }
+
+    /// Hands the request to the first loader that can request `url`, when it can also load bare data. Otherwise
+    /// completes once with `unsupportedScheme` on the context's callback queue.
+    @discardableResult
+    public func requestData(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+    ) -> any ImageLoadToken {
+        if let loader = loader(for: url) as? any ImageDataLoading {
+            return loader.requestData(url: url, options: options, context: context, progress: progress, completion: completion)
+        }
+        let latch = CompletionLatch<DownloadedImageData>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
+        latch.finish(.failure(WebImageError(.unsupportedScheme, "no data loader handles \(url.absoluteString)")), duringCall: true)
         return LatchLoadToken(latch: latch)
     }
 

@@ -3,10 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WebImageCore
 
-/// The body of a download that was not decoded (see ``ImageDownloader/downloadData(url:options:context:progress:completion:)``):
-/// the bytes, after the decryptor when there is one, and the final response.
+/// The body of a download that was not decoded (see ``ImageDataLoading``; the downloader's `downloadData`): the
+/// bytes, after the decryptor when there is one, and the final response.
 public struct DownloadedImageData: Sendable {
     /// The body as received (decompressed from gzip, deflate or brotli), then decrypted.
     public var data: Data

@@ -1,0 +1,62 @@
+import Benchmark
+import BenchmarkPairs
+import Foundation
+import WebImage
+
+/// A cold load: 1,000 distinct URLs of a 256 x 192 JPEG from the loopback server (a child process) into an empty
+/// cache, end to end, through `ImageManager.loadImage` with `waitStoreCache`, so that each completion comes after
+/// its image is decoded, in memory and written to disk. Each iteration uses a new ImageCache in a fresh temporary
+/// directory, made before the timing and removed after it.
+///
+/// The baseline is the sum of the plain operations: libcurl's multi interface called directly fetching 1,000 other
+/// distinct URLs of the same bytes, then TurboJPEG decoding those bytes 1,000 times on this thread. Both sides have
+/// six transfers in flight, six connections to the host and at most 64 in all, and send the same request headers.
+///
+/// Records each side's time and their ratio, this process's CPU time per image of each side, the baseline's two
+/// parts, and the throughput ratio.
+func coldLoadBenchmark() {
+    let count = 1_000
+    let downloadPart = BenchmarkMetric.custom("raw curl part (μs)", polarity: .prefersSmaller, useScalingFactor: false)
+    let decodePart = BenchmarkMetric.custom("TurboJPEG part (μs)", polarity: .prefersSmaller, useScalingFactor: false)
+    var configuration = Pairs.configuration(
+        cpu: true,
+        warmupIterations: 1,
+        maxDuration: .seconds(20),
+        maxIterations: 20,
+        setup: ColdLoadFixture.setUp,
+        teardown: ColdLoadFixture.tearDown
+    )
+    configuration.metrics += [Pairs.throughput, downloadPart, decodePart]
+    Benchmark(
+        "Cold load 1000 x 256 px JPEG (download, decode, store): ours vs raw curl multi + TurboJPEG, alternating",
+        configuration: configuration
+    ) { benchmark in
+        let fixture = ColdLoadFixture.slot.get()
+        let clock = ContinuousClock()
+        for _ in benchmark.scaledIterations {
+            let ours = fixture.urls(count: count)
+            let baseline = CStringList(fixture.urls(count: count))
+            let scratch = ScratchCache("cold")
+            let manager = ImageManager(cache: scratch.cache, loader: fixture.downloader)
+            var oursTime = Duration.zero
+            var download = Duration.zero
+            var decode = Duration.zero
+            Pairs.measure(benchmark, units: count) {
+                oursTime = clock.measure {
+                    manager.loadAll(ours, options: [.waitStoreCache], expecting: .none)
+                }
+            } baseline: {
+                download = clock.measure {
+                    fixture.raw.fetch(baseline, maxConcurrent: ColdLoadFixture.concurrency)
+                }
+                decode = clock.measure {
+                    for _ in 0..<count { blackHole(RawJPEG.decode(fixture.jpeg)) }
+                }
+            }
+            scratch.remove(expectingDiskEntries: count)
+            benchmark.measurement(downloadPart, Pairs.microseconds(download))
+            benchmark.measurement(decodePart, Pairs.microseconds(decode))
+            Pairs.recordThroughput(benchmark, ours: oursTime, baseline: download + decode)
+        }
+    }
+}

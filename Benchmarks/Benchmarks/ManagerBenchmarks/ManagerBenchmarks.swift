@@ -1,0 +1,10 @@
+import Benchmark
+
+/// The manager benchmarks: ImageManager's memory hit, cold load and warm load, each against the plain operations it
+/// is built from (a MemoryCache look-up; libcurl and TurboJPEG; a file read and TurboJPEG), timed back to back in
+/// the same run. Each benchmark lives in its own file.
+let benchmarks: @Sendable () -> Void = {
+    memoryHitBenchmarks()
+    coldLoadBenchmark()
+    warmLoadBenchmark()
+}

@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageManager {
+    /// Puts the bytes of `url` on disk under its original cache key without decoding them, for a prefetch that
+    /// only warms the disk cache. The failed list applies as for a load; a URL already on disk is not loaded.
+    ///
+    /// - Parameter completion: Called once, on a library thread: with the tier that already held the data
+    ///   (`.disk`) or `.none` when it was loaded and stored, or with the error.
+    /// - Returns: Cancels the load.
+    func storeData(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        completion: @escaping @Sendable (Result<ImageCacheType, WebImageError>) -> Void
+    ) -> @Sendable () -> Void {
+        var resolved = resolved(context)
+        resolved.callbackQueue = .inline
+        let context = resolved
+        if !options.contains(.retryFailed), let failed = failedURLList.entry(for: url) {
+            completion(.failure(WebImageError(.blackListed, "\(url.absoluteString) failed recently (\(failed.error.code.name))")))
+            return {}
+        }
+        let key = Self.keys(for: url, context: context).original
+        let cache = context.originalImageCache ?? context.imageCache ?? self.cache
+        let loader = context.imageLoader ?? self.loader
+        guard let dataLoader = loader as? any ImageDataLoading, dataLoader.canRequestImage(for: url) else {
+            completion(.failure(WebImageError(.unsupportedScheme, "no loader can load the bytes of \(url.absoluteString)")))
+            return {}
+        }
+        let latch = CompletionLatch<ImageCacheType>(
+            callbackQueue: .inline,
+            cancellationError: WebImageError(.cancelled, "the prefetch of \(url.absoluteString) was cancelled"),
+            handler: completion
+        )
+        cache.contains(key: key, cacheType: .disk) { [self] found in
+            guard !latch.isDone else { return }
+            guard found == .none else {
+                latch.finish(.success(.disk))
+                return
+            }
+            let token = dataLoader.requestData(url: url, options: options, context: context, progress: nil) { [self] result in
+                switch result {
+                case .failure(let error):
+                    if error.code != .cancelled, hooks.shouldBlock?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
+                        failedURLList.add(url, error: error)
+                    }
+                    latch.finish(.failure(error))
+                case .success(let body):
+                    failedURLList.remove(url)
+                    let revalidation = ImageRevalidation(response: body.response)
+                    cache.store(nil, data: body.data, key: key, options: options, context: context, cacheType: .disk) { stored in
+                        if case .failure(let error) = stored {
+                            latch.finish(.failure(error))
+                            return
+                        }
+                        if !revalidation.isEmpty { cache.setRevalidation(revalidation, forKey: key) }
+                        latch.finish(.success(.none))
+                    }
+                }
+            }
+            latch.onCancel { token.cancel() }
+        }
+        return { latch.cancel() }
+    }
+}
