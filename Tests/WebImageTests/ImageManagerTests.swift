@@ -81,10 +81,9 @@ import WebImageTestSupport
             let url = server.url("/image/jpeg/photo.jpg")
             var context = ImageContext()
             context.thumbnailPixelSize = PixelSize(width: 80, height: 60)
-            let thumbnail = try await harness.load(url, context: context).get()
+            let thumbnail = try await harness.load(url, options: .waitStoreCache, context: context).get()
             #expect(thumbnail.image.pixelSize == PixelSize(width: 80, height: 60))
             #expect(thumbnail.outcome == .loaded)
-            harness.drainDisk()
             #expect(await harness.cache.diskCache.data(forKey: url.absoluteString) == Fixtures.data("jpeg/photo.jpg"))
             #expect(await harness.cache.diskCache.containsData(forKey: harness.manager.cacheKey(for: url, context: context)))
             #expect(harness.cache.memoryCache.image(forKey: url.absoluteString) == nil, "a thumbnail never stands for the full image")
@@ -104,7 +103,7 @@ import WebImageTestSupport
             let transformer = PaintTransformer()
             harness.manager.transformer = transformer
             let url = server.url("/image/png/rgb8.png")
-            let first = try await harness.load(url).get()
+            let first = try await harness.load(url, options: .waitStoreCache).get()
             #expect(first.image.pixels[x: 63, y: 47] == .red)
             #expect(first.data == nil, "a transformed image has no data of its own")
             #expect(transformer.calls == 1)
@@ -116,7 +115,6 @@ import WebImageTestSupport
             #expect(transformer.calls == 1)
 
             // The original is on disk under its own key, the transformed image under the transformed key.
-            harness.drainDisk()
             #expect(await harness.cache.diskCache.data(forKey: url.absoluteString) == Fixtures.data("png/rgb8.png"))
             #expect(await harness.cache.diskCache.containsData(forKey: key))
 
@@ -127,6 +125,32 @@ import WebImageTestSupport
             let untransformed = try await harness.load(url, context: plain).get()
             #expect(untransformed.image.pixels[x: 63, y: 47] != .red)
             #expect(server.requestCount(forPath: "/image/png/rgb8.png") == 1)
+        }
+    }
+
+    @Test func concurrentLoadsShareOneDownloadOneDecodeAndOneTransform() async throws {
+        try await withTestHTTPServer { server in
+            server.routes.registerPrefix("/slow/") { request, responder in
+                responder.after(milliseconds: 200) {
+                    responder.respond(status: 200, headers: [("Content-Type", "image/png")], body: Array(Fixtures.data("png/rgb8.png")))
+                }
+            }
+            let harness = ManagerHarness()
+            let transformer = PaintTransformer()
+            let context = {
+                var context = ImageContext()
+                context.imageTransformer = transformer
+                context.thumbnailPixelSize = PixelSize(width: 32, height: 24)
+                return context
+            }()
+            let url = server.url("/slow/rgb8.png")
+            async let first = harness.load(url, context: context)
+            async let second = harness.load(url, context: context)
+            let (a, b) = try await (first.get(), second.get())
+            #expect(a.image === b.image, "one decode and one transform: the same image object")
+            #expect(a.image.pixelSize == PixelSize(width: 32, height: 24))
+            #expect(transformer.calls == 1)
+            #expect(server.requestCount(forPath: "/slow/rgb8.png") == 1)
         }
     }
 

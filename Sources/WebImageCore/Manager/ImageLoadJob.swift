@@ -180,14 +180,14 @@ final class ImageLoadJob: Sendable {
 
     // MARK: Transform and store
 
-    /// Transforms (on the manager's executor) when a transformer applies, then stores and completes.
+    /// Transforms (on the manager's executor, shared with other loads of the same image and key) when a
+    /// transformer applies, then stores and completes.
     private func process(_ image: Image, data: Data?, source: ImageCacheType, response: ImageResponse?) {
         guard let transformer = context.imageTransformer, !image.isAnimated || options.contains(.transformAnimatedImage) else {
             return store(image, isDerived: isThumbnail, original: isThumbnail ? nil : image, data: data, source: source, response: response)
         }
-        manager.executor.submit { [self] in
+        manager.transforms.transform(image, key: keys.full, with: transformer, on: manager.executor) { [self] transformed in
             guard !operation.isFinished else { return }
-            let transformed = transformer.transform(image: image, key: keys.full)
             store(transformed ?? image, isDerived: transformed != nil || isThumbnail, original: isThumbnail ? nil : image, data: data, source: source, response: response)
         }
     }

@@ -31,6 +31,7 @@ public final class ImageManager: Sendable {
     public let executor: BoundedExecutor
 
     let failedURLList: FailedURLList
+    let transforms = TransformCoalescer()
     private let settings = Mutex(Settings())
     private let running = Mutex<[ObjectIdentifier: ImageLoadOperation]>([:])
 
