@@ -3,71 +3,62 @@ import Foundation
 import Synchronization
 import WebImage
 
-/// `webimage fetch URL...`: downloads and decodes each URL through the downloader.
+/// `webimage fetch URL...`: loads each URL through an image manager: from the memory cache, the disk cache or the
+/// network, decoded, and stored in the disk cache.
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Download and decode images: status, bytes, format, size and time per URL, then a summary.",
+        abstract: "Load images through the cache: source (none, memory, disk), format, size and time per URL, then a summary.",
         discussion: """
             URLs come from the arguments and from -i FILE (one per line; blank lines and lines starting with # \
-            are skipped). Lines are printed as downloads finish. On a terminal a progress bar is drawn on \
-            standard error.
+            are skipped). Each image is looked up in the cache first (--cache-dir, --namespace), loaded on a miss, \
+            decoded, and stored; a second run over the same URLs is served from disk without a request. Lines are \
+            printed as loads finish; "source" says where each image came from (none: the network). On a terminal \
+            a progress bar is drawn on standard error. The command returns once every image is on disk.
             """
     )
 
-    @Argument(help: "URLs to download.")
+    @Argument(help: "URLs to load.")
     var urls: [String] = []
 
     @Option(name: .customShort("i"), help: "A file of URLs, one per line.")
     var input: String?
 
-    @Option(help: "Downloads at once.")
-    var concurrency = 6
+    @OptionGroup var manager: ManagerOptions
 
-    @Option(name: .customLong("header"), help: "A header sent with every request, as 'Name: value'; repeatable.")
-    var headers: [String] = []
+    @Option(help: "Decode a thumbnail that fits W x H pixels instead of the full image, as 'WxH'.")
+    var thumbnail: String?
 
-    @Option(help: "Seconds allowed for each download.")
-    var timeout: Double = 15
+    @Option(help: "Load options, comma-separated: \(ImageOptionsArgument.names.keys.sorted().joined(separator: ", ")).")
+    var options: ImageOptionsArgument?
 
-    @Option(help: "A directory to save each response body in, named as the disk cache names it.")
+    @Option(help: "A directory to save each image in (its loaded bytes, or the thumbnail encoded), named as the disk cache names it.")
     var out: String?
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be 1 or more") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0") }
-        for header in headers where !header.contains(":") {
-            throw ValidationError("--header '\(header)' is not 'Name: value'")
+        if let thumbnail, Self.size(thumbnail) == nil {
+            throw ValidationError("--thumbnail '\(thumbnail)' is not 'WxH' with W and H at least 1")
         }
     }
 
     func run() throws {
-        var list = urls
-        if let input { list += try Self.readList(input) }
-        guard !list.isEmpty else { throw ValidationError("no URLs: pass them as arguments or with -i FILE") }
+        let list = try ManagerOptions.urlList(urls, file: input)
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-
-        var config = ImageDownloaderConfig()
-        config.maxConcurrentDownloads = concurrency
-        config.downloadTimeout = timeout
-        for header in headers {
-            let parts = header.split(separator: ":", maxSplits: 1)
-            let name = String(parts[0]).trimmingCharacters(in: .whitespaces)
-            let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
-            config.httpHeaders.removeAll { $0.name.lowercased() == name.lowercased() }
-            config.httpHeaders.append(HTTPHeader(name: name, value: value))
-        }
-        let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
+        let (manager, downloader) = self.manager.makeManager()
         defer { downloader.invalidate() }
 
+        var context = ImageContext()
+        context.callbackQueue = .global
+        context.thumbnailPixelSize = thumbnail.flatMap(Self.size)
+        // Returned only once every image is stored, so that the next run finds it on disk.
+        let loadOptions = (options?.options ?? []).union(.waitStoreCache)
+        let concurrency = self.manager.concurrency
         let run = FetchRun(total: list.count, json: output.json, showsProgress: !output.json && isatty(STDERR_FILENO) == 1)
         let clock = ContinuousClock()
         let started = clock.now
         let slots = DispatchSemaphore(value: concurrency)
-        var context = ImageContext()
-        context.callbackQueue = .global
         for string in list {
             slots.wait()
             let begin = clock.now
@@ -78,24 +69,17 @@ struct FetchCommand: ParsableCommand {
                 slots.signal()
                 continue
             }
-            downloader.downloadImage(url: url, context: context) { [out] result in
+            manager.loadImage(url: url, options: loadOptions, context: context) { [out] result in
+                if case .success(let loaded) = result, !loaded.isFinal { return }
                 var report = Report(file: string)
                 report.ms = Self.seconds(clock.now - begin) * 1000
                 switch result {
                 case .success(let loaded):
                     report.ok = true
                     report.describe(loaded.image)
-                    report.bytes = loaded.data.count
-                    report.status = loaded.response?.statusCode
-                    if let out {
-                        let path = (out as NSString).appendingPathComponent(DiskCache.fileName(forKey: string))
-                        do {
-                            try loaded.data.write(to: URL(fileURLWithPath: path), options: .atomic)
-                            report.output = path
-                        } catch {
-                            report.fail(WebImageError(.diskIO, "cannot write \(path): \(error.localizedDescription)"))
-                        }
-                    }
+                    report.source = loaded.cacheType.description
+                    report.bytes = loaded.data?.count
+                    if let out { Self.save(loaded, key: string, in: out, report: &report) }
                 case .failure(let error):
                     report.fail(error)
                     report.status = error.statusCode
@@ -104,7 +88,7 @@ struct FetchCommand: ParsableCommand {
                 slots.signal()
             }
         }
-        // Every slot back means every download has finished; a semaphore must be back at its start value when
+        // Every slot back means every load has finished; a semaphore must be back at its start value when
         // it is freed.
         for _ in 0..<concurrency { slots.wait() }
         for _ in 0..<concurrency { slots.signal() }
@@ -115,6 +99,25 @@ struct FetchCommand: ParsableCommand {
             printError(summary.text)
         }
         if summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Writes the loaded bytes, or the image encoded when it has none of its own (a thumbnail).
+    private static func save(_ loaded: ImageLoadResult, key: String, in directory: String, report: inout Report) {
+        let path = (directory as NSString).appendingPathComponent(DiskCache.fileName(forKey: key))
+        do {
+            let data = try loaded.data ?? ImageCoderRegistry.shared.encode(loaded.image)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            report.output = path
+        } catch {
+            report.fail(WebImageError(.diskIO, "cannot write \(path): \(error)"))
+        }
+    }
+
+    /// `WxH` as a size, or nil.
+    static func size(_ text: String) -> PixelSize? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 1, height >= 1 else { return nil }
+        return PixelSize(width: width, height: height)
     }
 
     static func seconds(_ duration: Duration) -> Double {

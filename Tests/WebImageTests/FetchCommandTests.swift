@@ -27,12 +27,15 @@ import WebImageTestSupport
             defer { try? FileManager.default.removeItem(at: out) }
             let good = server.url("/image/jpeg/photo.jpg").absoluteString
             let missing = server.url("/status/404").absoluteString
-            let (status, lines) = try run(["fetch", good, missing, "--json", "--concurrency", "2", "--out", out.path, "--header", "X-Test: 1"])
+            let (status, lines) = try run([
+                "fetch", good, missing, "--json", "--concurrency", "2", "--out", out.path, "--header", "X-Test: 1",
+                "--cache-dir", out.appendingPathComponent("cache").path,
+            ])
             #expect(status == 1, "one URL failed")
             let byURL = Dictionary(lines.compactMap { line in (line["file"] as? String).map { ($0, line) } }, uniquingKeysWith: { a, _ in a })
             let ok = try #require(byURL[good])
             #expect(ok["ok"] as? Bool == true)
-            #expect(ok["status"] as? Int == 200)
+            #expect(ok["source"] as? String == "none", "from the network")
             #expect(ok["width"] as? Int == 320 && ok["height"] as? Int == 240)
             #expect(ok["format"] as? String == "jpeg")
             let saved = try #require(ok["output"] as? String)
@@ -45,6 +48,56 @@ import WebImageTestSupport
             #expect(summary["ok"] as? Int == 1 && summary["failed"] as? Int == 1 && summary["total"] as? Int == 2)
             let headers = try #require(server.lastRequestHeaders(forPath: "/image/jpeg/photo.jpg"))
             #expect(headers.contains { $0.0.lowercased() == "x-test" && $0.1 == "1" })
+        }
+    }
+
+    @Test func aSecondRunIsServedFromDiskWithoutARequest() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-cache-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let urls = ["/image/jpeg/photo.jpg", "/image/png/rgb8.png", "/image/gif/quad.gif"].map { server.url($0).absoluteString }
+            let arguments = ["fetch"] + urls + ["--json", "--cache-dir", root.path, "--namespace", "cli"]
+            let first = try run(arguments)
+            #expect(first.status == 0)
+            #expect(first.lines.compactMap { $0["source"] as? String } == ["none", "none", "none"])
+            #expect(server.totalRequestCount == 3)
+
+            let second = try run(arguments)
+            #expect(second.status == 0)
+            #expect(second.lines.compactMap { $0["source"] as? String } == ["disk", "disk", "disk"])
+            #expect(server.totalRequestCount == 3, "no request the second time")
+
+            // Thumbnails of what is on disk: still no request.
+            let thumbs = try run(["fetch", urls[0], "--json", "--cache-dir", root.path, "--namespace", "cli", "--thumbnail", "40x30"])
+            let thumb = try #require(thumbs.lines.first)
+            #expect(thumb["width"] as? Int == 40 && thumb["source"] as? String == "disk")
+            #expect(server.totalRequestCount == 3)
+        }
+    }
+
+    @Test func prefetchDiskOnlyWarmsTheCacheForFetch() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("prefetch-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let list = root.appendingPathComponent("urls.txt")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let urls = (0..<5).map { server.url("/image/png/rgb8.png?n=\($0)").absoluteString }
+            try ("# five images\n" + urls.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+            let cache = ["--cache-dir", root.appendingPathComponent("cache").path]
+
+            let prefetch = try run(["prefetch", "-i", list.path, "--disk-only", "--json"] + cache)
+            #expect(prefetch.status == 0)
+            let summary = try #require(prefetch.lines.first?["summary"] as? [String: Any])
+            #expect(summary["finished"] as? Int == 5 && summary["skipped"] as? Int == 0)
+            #expect(server.totalRequestCount == 5)
+
+            let fetch = try run(["fetch", "-i", list.path, "--json"] + cache)
+            #expect(fetch.lines.compactMap { $0["source"] as? String } == Array(repeating: "disk", count: 5))
+            #expect(server.totalRequestCount == 5)
+
+            let failing = try run(["prefetch", server.url("/status/500").absoluteString, "--json"] + cache)
+            #expect(failing.status == 1)
+            #expect((failing.lines.first?["summary"] as? [String: Any])?["skipped"] as? Int == 1)
         }
     }
 }

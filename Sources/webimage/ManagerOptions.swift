@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// The options of the commands that load through an image manager (`fetch`, `prefetch`): the cache, the
+/// downloader's settings and how many loads run at once.
+struct ManagerOptions: ParsableArguments {
+    @Option(name: .customLong("cache-dir"), help: "The cache root (default: $XDG_CACHE_HOME/swift-web-image or ~/.cache/swift-web-image).")
+    var cacheDirectory: String?
+
+    @Option(name: .long, help: "The cache's namespace: its directory under the root.")
+    var namespace = "default"
+
+    @Option(help: "Loads at once.")
+    var concurrency = 6
+
+    @Option(name: .customLong("header"), help: "A header sent with every request, as 'Name: value'; repeatable.")
+    var headers: [String] = []
+
+    @Option(help: "Seconds allowed for each download.")
+    var timeout: Double = 15
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be 1 or more") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0") }
+        guard !namespace.isEmpty, !namespace.contains("/"), namespace != ".", namespace != ".." else {
+            throw ValidationError("--namespace must be one path component")
+        }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("--header '\(header)' is not 'Name: value'")
+        }
+    }
+
+    /// A manager over the cache these options name and a downloader with their settings; invalidate the
+    /// downloader when done.
+    func makeManager() -> (manager: ImageManager, downloader: ImageDownloader) {
+        var config = ImageDownloaderConfig()
+        config.maxConcurrentDownloads = concurrency
+        config.downloadTimeout = timeout
+        for header in headers {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            let name = String(parts[0]).trimmingCharacters(in: .whitespaces)
+            let value = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
+            config.httpHeaders.removeAll { $0.name.lowercased() == name.lowercased() }
+            config.httpHeaders.append(HTTPHeader(name: name, value: value))
+        }
+        let registry = ImageCoderRegistry.shared
+        let downloader = ImageDownloader(config: config, coder: registry)
+        let root = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let cache = ImageCache(namespace: namespace, root: root, coder: registry)
+        let loader = ImageLoaders([DataURLImageLoader(coder: registry), downloader])
+        return (ImageManager(cache: cache, loader: loader), downloader)
+    }
+
+    /// The URLs of the arguments and of the list file.
+    static func urlList(_ arguments: [String], file: String?) throws -> [String] {
+        var list = arguments
+        if let file { list += try FetchCommand.readList(file) }
+        guard !list.isEmpty else { throw ValidationError("no URLs: pass them as arguments or with -i FILE") }
+        return list
+    }
+}
