@@ -39,6 +39,12 @@ public final class ImageDownloader: ImageLoading {
     public let executor: BoundedExecutor
 
     private let engine: Result<CurlEngine, WebImageError>
+
+    /// What the engine holds now (threads, curl handles, transfer contexts), for tests that prove nothing is left;
+    /// nil when the engine could not start.
+    package var liveCounters: CurlLiveCounters? {
+        try? engine.get().liveCounters
+    }
     /// The configured headers and their form in a ``DownloadIdentity``, made once.
     let identityDefaults: (headers: [HTTPHeader], normalized: [HTTPHeader])
     private let downloads = Mutex<(byIdentity: [DownloadIdentity: SharedDownload], nextCaller: Int)>(([:], 0))

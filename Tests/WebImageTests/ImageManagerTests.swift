@@ -268,7 +268,7 @@ import WebImageTestSupport
             let loaded = try await harness.manager.loadImage(url: server.url("/image/gif/quad.gif"))
             #expect(loaded.image.pixelSize == PixelSize(width: 64, height: 48))
 
-            let task = Task { try await harness.manager.loadImage(url: server.url("/generated?bytes=10&delay_ms=3000")) }
+            let task = Task { try await harness.manager.loadImage(url: server.url("/generated?bytes=10&delay_ms=10000")) }
             try await Task.sleep(for: .milliseconds(50))
             task.cancel()
             do {
