@@ -34,10 +34,7 @@ extension ImageCache {
         /// The memory tier's image for this plan: handed out as its first frame with `decodeFirstFrameOnly`; a
         /// miss with `matchAnimatedImageClass` when it is a first-frame-only decode and the caller wants frames.
         func memoryHit(in cache: ImageCache) -> Image? {
-            guard let image = cache.memoryCache.image(forKey: memoryKey) else { return nil }
-            if options.contains(.decodeFirstFrameOnly) { return image.firstFrame }
-            if options.contains(.matchAnimatedImageClass), image.decodeOptions?.firstFrameOnly == true { return nil }
-            return image
+            cache.memoryImage(forKey: memoryKey, options: options)
         }
 
         /// The identity of the read and decode this plan needs, for sharing them between concurrent queries; nil
@@ -51,5 +48,17 @@ extension ImageCache {
                 rechecksMemory: rechecksMemory
             )
         }
+    }
+}
+
+extension ImageCache {
+    /// The memory tier's image for `key` as a query with `options` sees it: handed out as its first frame with
+    /// `decodeFirstFrameOnly`; nil with `matchAnimatedImageClass` when it is a first-frame-only decode. No lock
+    /// but the memory tier's, no allocation.
+    package func memoryImage(forKey key: String, options: ImageOptions) -> Image? {
+        guard let image = memoryCache.image(forKey: key) else { return nil }
+        if options.contains(.decodeFirstFrameOnly) { return image.firstFrame }
+        if options.contains(.matchAnimatedImageClass), image.decodeOptions?.firstFrameOnly == true { return nil }
+        return image
     }
 }

@@ -26,7 +26,9 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     /// the latch is being cancelled runs exactly once.
     private let hooks = Mutex<[@Sendable () -> Void]>([])
     private let callbackQueue: CallbackQueue
-    private let cancellationError: WebImageError
+    /// Makes what a cancelled caller receives; a closure so that a latch that is never cancelled never formats
+    /// the message.
+    private let cancellationError: @Sendable () -> WebImageError
 
     /// - Parameters:
     ///   - callbackQueue: Where the handler runs.
@@ -38,7 +40,19 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
         handler: @escaping Handler
     ) {
         self.callbackQueue = callbackQueue
-        self.cancellationError = cancellationError
+        self.cancellationError = { cancellationError }
+        self.handler = handler
+    }
+
+    /// A latch whose cancellation error is made only if it is cancelled (its message names a URL, say, and
+    /// formatting it on every load would cost more than the rest of a memory hit).
+    package init(
+        callbackQueue: CallbackQueue,
+        makeCancellationError: @escaping @Sendable () -> WebImageError,
+        handler: @escaping Handler
+    ) {
+        self.callbackQueue = callbackQueue
+        cancellationError = makeCancellationError
         self.handler = handler
     }
 
@@ -102,7 +116,7 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
             return hooks
         }
         for hook in toRun { hook() }
-        let error = cancellationError
+        let error = cancellationError()
         callbackQueue.execute(duringCall: false) { handler(.failure(error)) }
     }
 

@@ -23,6 +23,8 @@ public struct FailedURL: Sendable {
 /// Thread-safe. Expired entries are dropped when they are looked at, and when the list is read whole.
 final class FailedURLList: Sendable {
     private let entries = Mutex<[URL: FailedURL]>([:])
+    /// The number of entries, expired ones included, readable without the lock: a load checks it first.
+    private let count = Atomic(0)
     /// How long an entry stays.
     let lifetime: Duration
     private let now: @Sendable () -> Date
@@ -39,6 +41,7 @@ final class FailedURLList: Sendable {
             guard let entry = entries[url] else { return nil }
             guard entry.expiresAt > time else {
                 entries[url] = nil
+                count.store(entries.count, ordering: .releasing)
                 return nil
             }
             return entry
@@ -55,15 +58,30 @@ final class FailedURLList: Sendable {
             failedAt: time,
             expiresAt: time.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         )
-        entries.withLock { $0[url] = entry }
+        entries.withLock { entries in
+            entries[url] = entry
+            count.store(entries.count, ordering: .releasing)
+        }
+    }
+
+    /// Whether the list holds no entry (expired or not); no lock.
+    var isEmpty: Bool {
+        count.load(ordering: .acquiring) == 0
     }
 
     func remove(_ url: URL) {
-        entries.withLock { $0[url] = nil }
+        guard !isEmpty else { return }
+        entries.withLock { entries in
+            entries[url] = nil
+            count.store(entries.count, ordering: .releasing)
+        }
     }
 
     func removeAll() {
-        entries.withLock { $0.removeAll() }
+        entries.withLock { entries in
+            entries.removeAll()
+            count.store(0, ordering: .releasing)
+        }
     }
 
     /// Every entry that has not expired.
@@ -71,6 +89,7 @@ final class FailedURLList: Sendable {
         let time = now()
         return entries.withLock { entries in
             entries = entries.filter { $0.value.expiresAt > time }
+            count.store(entries.count, ordering: .releasing)
             return entries
         }
     }

@@ -38,7 +38,7 @@ public final class ImageLoadOperation: Sendable {
         progressHandler = progress
         latch = CompletionLatch(
             callbackQueue: callbackQueue,
-            cancellationError: WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled"),
+            makeCancellationError: { WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled") },
             handler: completion
         )
     }
@@ -118,6 +118,12 @@ public final class ImageLoadOperation: Sendable {
             }
             for work in waiting { work() }
         }
+    }
+
+    /// Delivers the result of a load that ended during its call, before anything else could happen to the
+    /// operation (no progress, no `refreshing` result, no cancellation yet).
+    func finishDuringCall(_ result: Result<ImageLoadResult, WebImageError>) {
+        latch.finish(result, duringCall: true)
     }
 
     /// Delivers the final result unless the operation is already finished or cancelled; the last progress report

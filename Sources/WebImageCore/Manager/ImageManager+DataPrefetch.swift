@@ -45,7 +45,7 @@ extension ImageManager {
             let token = dataLoader.requestData(url: url, options: options, context: context, progress: nil) { [self] result in
                 switch result {
                 case .failure(let error):
-                    if error.code != .cancelled, hooks.shouldBlock?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
+                    if error.code != .cancelled, currentSettings.shouldBlockFailedURL?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
                         failedURLList.add(url, error: error)
                     }
                     latch.finish(.failure(error))

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 extension ImageManager {
     /// Loads the image at `url`: from the memory cache, the disk cache, or the loader, then transformed and
@@ -39,13 +40,19 @@ extension ImageManager {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
-        let hooks = self.hooks
+        let settings = currentSettings
         var options = options
-        var context = resolved(context)
-        if let processor = hooks.optionsProcessor, let processed = processor(url, options, context) {
+        var context = resolved(context, with: settings)
+        if let processor = settings.optionsProcessor, let processed = processor(url, options, context) {
             (options, context) = processed
         }
-        let operation = ImageLoadOperation(url: url, callbackQueue: context.callbackQueue ?? .default, progress: progress, completion: completion)
+        let callbackQueue = context.callbackQueue ?? .default
+        let operation = ImageLoadOperation(url: url, callbackQueue: callbackQueue, progress: progress, completion: completion)
+        // The memory tier first, synchronously, with nothing else made: a hit completes here.
+        if let url, let hit = memoryHitDuringCall(url, options: options, context: context, callbackQueue: callbackQueue) {
+            operation.finishDuringCall(.success(hit))
+            return operation
+        }
         guard let url, !url.absoluteString.isEmpty else {
             operation.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
             return operation
@@ -66,10 +73,26 @@ extension ImageManager {
             url: url,
             options: options,
             context: context,
-            shouldDownload: hooks.shouldDownload,
-            shouldBlock: hooks.shouldBlock
+            shouldDownload: settings.shouldDownload,
+            shouldBlock: settings.shouldBlockFailedURL
         ).start()
         return operation
+    }
+
+    /// The memory tier's image for a load that may complete during its call: the cache is an ``ImageCache``,
+    /// the callback queue runs results ready during the call inline, and no option asks for more than the memory
+    /// tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`) or for the failed list's verdict on a
+    /// URL it holds. Nil sends the load down the whole pipeline, which answers the same for a hit.
+    private func memoryHitDuringCall(_ url: URL, options: ImageOptions, context: ImageContext, callbackQueue: CallbackQueue) -> ImageLoadResult? {
+        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
+              (context.queryCacheType ?? .all).includesMemory,
+              callbackQueue.runsInline(duringCall: true),
+              let cache = context.imageCache.map({ $0 as? ImageCache }) ?? memoryCacheOwner,
+              options.contains(.retryFailed) || failedURLList.isEmpty
+        else { return nil }
+        let key = Self.keys(for: url, context: context).full
+        guard !key.isEmpty, let image = cache.memoryImage(forKey: key, options: options) else { return nil }
+        return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
     }
 
     /// The image the memory cache holds for `url` and `context` (its full key, thumbnail and transformer
@@ -82,18 +105,14 @@ extension ImageManager {
         context.callbackQueue = .inline
         context.thumbnailPixelSize = nil
         context.preserveAspectRatio = nil
-        let found = FoundImage()
+        // A memory query completes during the call; a cache that answers later is too late for this method.
+        let found = Mutex<Image?>(nil)
+        let inCall = Atomic(true)
         cache.query(key: key, options: [], context: context, cacheType: .memory) { result in
-            if case .success(let hit) = result { found.image = hit.image }
+            guard inCall.load(ordering: .acquiring), case .success(let hit) = result else { return }
+            found.withLock { $0 = hit.image }
         }
-        return found.image
+        inCall.store(false, ordering: .releasing)
+        return found.withLock { $0 }
     }
-}
-
-/// The result of a memory query that completes during the call.
-///
-/// `@unchecked Sendable`: written by the query's completion, which runs inline during `query` on the calling
-/// thread (memory queries complete during the call), and read by that thread after `query` returns.
-private final class FoundImage: @unchecked Sendable {
-    var image: Image?
 }

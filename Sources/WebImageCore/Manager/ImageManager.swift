@@ -34,8 +34,11 @@ public final class ImageManager: Sendable {
     let transforms = TransformCoalescer()
     private let settings = Mutex(Settings())
     private let running = Mutex<[ObjectIdentifier: ImageLoadOperation]>([:])
+    /// ``cache`` when it is an ``ImageCache``, whose memory tier a load reads directly (no cast per load).
+    let memoryCacheOwner: ImageCache?
 
-    private struct Settings {
+    /// The settable properties, read together once per load.
+    struct Settings {
         var transformer: (any ImageTransforming)?
         var cacheKeyFilter: ImageCacheKeyFilter?
         var cacheSerializer: ImageCacheSerializer?
@@ -58,6 +61,7 @@ public final class ImageManager: Sendable {
         executor: BoundedExecutor = .decoding
     ) {
         self.cache = cache
+        memoryCacheOwner = cache as? ImageCache
         self.loader = loader
         self.executor = executor
         failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
@@ -151,12 +155,20 @@ public final class ImageManager: Sendable {
         return Self.keys(for: url, context: resolved).full
     }
 
+    /// The settable properties as they are now.
+    var currentSettings: Settings {
+        settings.withLock { $0 }
+    }
+
     /// The manager's settings merged into `context` (the context wins), as SDWebImage does before each load.
-    func resolved(_ context: ImageContext) -> ImageContext {
-        let defaults = settings.withLock { $0 }
+    func resolved(_ context: ImageContext, with defaults: Settings? = nil) -> ImageContext {
+        let defaults = defaults ?? currentSettings
         var context = context
-        if context.imageTransformer == nil, !context.disablesTransformer { context.imageTransformer = defaults.transformer }
-        if context.disablesTransformer { context.imageTransformer = nil }
+        if context.disablesTransformer {
+            context.imageTransformer = nil
+        } else if context.imageTransformer == nil {
+            context.imageTransformer = defaults.transformer
+        }
         if context.cacheKeyFilter == nil { context.cacheKeyFilter = defaults.cacheKeyFilter }
         if context.cacheSerializer == nil { context.cacheSerializer = defaults.cacheSerializer }
         return context
@@ -174,10 +186,5 @@ public final class ImageManager: Sendable {
             full = ImageCacheKeys.transformedKey(for: full, transformerKey: transformer.transformerKey)
         }
         return (original, full)
-    }
-
-    /// The hooks in force now, for one load.
-    var hooks: (optionsProcessor: ImageOptionsProcessor?, shouldDownload: (@Sendable (URL) -> Bool)?, shouldBlock: (@Sendable (URL, WebImageError) -> Bool)?) {
-        settings.withLock { ($0.optionsProcessor, $0.shouldDownload, $0.shouldBlockFailedURL) }
     }
 }
