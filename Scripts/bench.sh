@@ -3,6 +3,7 @@
 # in one run, and prints the ratios. Makes the input images first (ImageMagick, cwebp), once.
 #   Scripts/bench.sh                 all benchmarks
 #   Scripts/bench.sh --filter JPEG   benchmarks whose name matches (passed to the benchmark plugin)
+#   Scripts/bench.sh --target ManagerBenchmarks   one target: Cache, Codec, Download or ManagerBenchmarks
 #   Scripts/bench.sh --instructions  instructions per decode, ours against the C baseline, counted by callgrind:
 #                                    repeatable whatever else the machine is doing
 set -euo pipefail

@@ -8,10 +8,20 @@ import Testing
     @Test func neverRunsMoreThanItsWidthAndRunsEverything() async {
         let executor = BoundedExecutor(width: 3)
         let state = Mutex((running: 0, peak: 0, done: 0))
+        // The first two items wait (a bounded time) until both run, so that parallelism is shown however busy
+        // the machine is, instead of hoping two 1 ms items overlap.
+        let firstTwo = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            for _ in 0..<60 {
+            for index in 0..<60 {
                 executor.submit {
                     state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                    if index == 0 {
+                        firstTwo.0.signal()
+                        _ = firstTwo.1.wait(timeout: .now() + .seconds(10))
+                    } else if index == 1 {
+                        firstTwo.1.signal()
+                        _ = firstTwo.0.wait(timeout: .now() + .seconds(10))
+                    }
                     usleep(1000)
                     let finished = state.withLock { s -> Bool in
                         s.running -= 1

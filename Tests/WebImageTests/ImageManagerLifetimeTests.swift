@@ -32,6 +32,8 @@ import WebImageTestSupport
             let counts = Mutex([Int](repeating: 0, count: total))
             do {
                 let harness = ManagerHarness()
+                // One load that surely succeeds, so that images are among what is tracked however the storm goes.
+                tracker.track(try await harness.load(server.url("/image/png/rgb8.png?first")).get().image)
                 for index in 0..<total {
                     // Fast images, and slow bodies that are still transferring when cancelled.
                     let url = index % 2 == 0

@@ -39,23 +39,41 @@ final class ManagerHarness: Sendable {
 
     /// Loads `url` and waits for every result up to the final one (at most 20 s).
     func results(_ url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async -> [Result<ImageLoadResult, WebImageError>] {
-        let collected = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
-        let box = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let collector = Collector()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            box.withLock { $0 = continuation }
+            collector.start(continuation)
             manager.loadImage(url: url, options: options, context: context) { result in
-                collected.withLock { $0.append(result) }
-                if case .success(let loaded) = result, !loaded.isFinal { return }
-                box.withLock { $0.take() }?.resume()
+                collector.add(result)
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
-                if let waiting = box.withLock({ $0.take() }) {
-                    collected.withLock { $0.append(.failure(WebImageError(.timedOut, "the test gave up waiting"))) }
-                    waiting.resume()
-                }
+            // Weakly: the time limit must not keep the results (and their images) alive after the load.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20) { [weak collector] in
+                collector?.add(.failure(WebImageError(.timedOut, "the test gave up waiting")))
             }
         }
-        return collected.withLock { $0 }
+        return collector.results
+    }
+
+    /// The results of one load, and the wait for its final one.
+    private final class Collector: Sendable {
+        private let state = Mutex<(results: [Result<ImageLoadResult, WebImageError>], waiting: CheckedContinuation<Void, Never>?)>(([], nil))
+
+        func start(_ continuation: CheckedContinuation<Void, Never>) {
+            state.withLock { $0.waiting = continuation }
+        }
+
+        func add(_ result: Result<ImageLoadResult, WebImageError>) {
+            let isFinal = if case .success(let loaded) = result { loaded.isFinal } else { true }
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard state.waiting != nil else { return nil }
+                state.results.append(result)
+                return isFinal ? state.waiting.take() : nil
+            }
+            waiting?.resume()
+        }
+
+        var results: [Result<ImageLoadResult, WebImageError>] {
+            state.withLock { $0.results }
+        }
     }
 
     /// Waits until the IO queue has done everything queued before this call.
