@@ -31,6 +31,11 @@ let package = Package(
         .target(name: "CRawCurl", linkerSettings: [.linkedLibrary("curl")]),
         // Back-to-back timing of ours and a baseline, shared by the benchmark targets.
         .target(name: "BenchmarkPairs", dependencies: [.product(name: "Benchmark", package: "benchmark")]),
+        // The loopback server (a child process) and the raw libcurl client of the download and manager benchmarks.
+        .target(
+            name: "BenchmarkNetwork",
+            dependencies: ["CRawCurl", .product(name: "WebImage", package: libraryPackage)]
+        ),
         // Single decodes for instruction counts under callgrind (Scripts/bench.sh --instructions).
         .executableTarget(name: "RawDecode", dependencies: ["CRawCodecs"], path: "Tools/RawDecode"),
         .executableTarget(
@@ -69,7 +74,7 @@ let package = Package(
             name: "DownloadBenchmarks",
             dependencies: [
                 "BenchmarkPairs",
-                "CRawCurl",
+                "BenchmarkNetwork",
                 .product(name: "WebImage", package: libraryPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -80,8 +85,8 @@ let package = Package(
             name: "ManagerBenchmarks",
             dependencies: [
                 "BenchmarkPairs",
+                "BenchmarkNetwork",
                 "CRawCodecs",
-                "CRawCurl",
                 .product(name: "WebImage", package: libraryPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -2,7 +2,7 @@
 # Runs the benchmarks in Benchmarks/ (ordo-one/benchmark): our coders against the C libraries called directly,
 # in one run, and prints the ratios. Makes the input images first (ImageMagick, cwebp), once.
 #   Scripts/bench.sh                 all benchmarks
-#   Scripts/bench.sh --filter JPEG   benchmarks whose name matches (passed to the benchmark plugin)
+#   Scripts/bench.sh --filter ".*JPEG.*"   benchmarks whose whole name matches the pattern (passed to the plugin)
 #   Scripts/bench.sh --target ManagerBenchmarks   one target: Cache, Codec, Download or ManagerBenchmarks
 #   Scripts/bench.sh --instructions  instructions per decode, ours against the C baseline, counted by callgrind:
 #                                    repeatable whatever else the machine is doing

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkNetwork
 import BenchmarkPairs
 import Foundation
 import WebImage

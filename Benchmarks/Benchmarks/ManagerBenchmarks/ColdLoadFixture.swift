@@ -1,3 +1,4 @@
+import BenchmarkNetwork
 import Foundation
 import Synchronization
 import WebImage

@@ -7,16 +7,16 @@ import WebImage
 /// `@unchecked Sendable`: the handle is used by one benchmark body at a time (the runner calls a benchmark's body
 /// from one thread, one iteration after another) and is destroyed only by ``close()`` in the teardown, after the
 /// last iteration.
-final class RawCurlSession: @unchecked Sendable {
+public final class RawCurlSession: @unchecked Sendable {
     private var session: OpaquePointer?
 
     /// Connect and total timeouts, in milliseconds, as the downloader's defaults.
-    static let connectTimeoutMilliseconds = 10_000
-    static let totalTimeoutMilliseconds = 15_000
+    public static let connectTimeoutMilliseconds = 10_000
+    public static let totalTimeoutMilliseconds = 15_000
 
     /// - Parameter headers: Header fields sent with every transfer: the downloader's, so that both sides send the
     ///   same requests.
-    init(maxHostConnections: Int, maxTotalConnections: Int, headers: [HTTPHeader]) {
+    public init(maxHostConnections: Int, maxTotalConnections: Int, headers: [HTTPHeader]) {
         guard let session = raw_curl_session_create(maxHostConnections, maxTotalConnections) else {
             fatalError("libcurl could not make a multi handle")
         }
@@ -27,7 +27,7 @@ final class RawCurlSession: @unchecked Sendable {
     }
 
     /// Fetches every URL with at most `maxConcurrent` in flight; fails the benchmark when any transfer fails.
-    func fetch(_ urls: CStringList, maxConcurrent: Int) {
+    public func fetch(_ urls: CStringList, maxConcurrent: Int) {
         let result = urls.withPointers { pointers, count in
             raw_curl_fetch(
                 session, pointers, Int32(count), Int32(maxConcurrent),
@@ -39,7 +39,7 @@ final class RawCurlSession: @unchecked Sendable {
         }
     }
 
-    func close() {
+    public func close() {
         raw_curl_session_destroy(session)
         session = nil
     }
@@ -48,21 +48,21 @@ final class RawCurlSession: @unchecked Sendable {
 /// URL strings copied to C once, before they are timed, so that neither side pays for making its input.
 ///
 /// `@unchecked Sendable`: the strings are written only in `init` and freed only in `deinit`.
-final class CStringList: @unchecked Sendable {
+public final class CStringList: @unchecked Sendable {
     private let strings: [UnsafePointer<CChar>?]
 
-    convenience init(_ urls: [URL]) {
+    public convenience init(_ urls: [URL]) {
         self.init(lines: urls.map(\.absoluteString))
     }
 
-    init(lines: [String]) {
+    public init(lines: [String]) {
         strings = lines.map { line in strdup(line).map { UnsafePointer($0) } }
         guard strings.allSatisfy({ $0 != nil }) else { fatalError("out of memory copying the strings") }
     }
 
-    var count: Int { strings.count }
+    public var count: Int { strings.count }
 
-    func withPointers<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int) -> R) -> R {
+    public func withPointers<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int) -> R) -> R {
         strings.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
     }
 

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the pipes are used by one benchmark body at a time (the runner calls a benchmark's body
 /// from one thread, one iteration after another) and closed only by ``stop()`` in the teardown.
-final class LoopbackServerProcess: @unchecked Sendable {
-    let port: Int
+public final class LoopbackServerProcess: @unchecked Sendable {
+    public let port: Int
     private let process: Process
     private let input: FileHandle
     private let output: FileHandle
@@ -14,7 +14,7 @@ final class LoopbackServerProcess: @unchecked Sendable {
     /// Starts the server built next to this executable and reads the port it prints.
     ///
     /// - Parameter files: Files the server also serves, each at `/files/<its name>` whatever the query string.
-    init(serving files: [URL] = []) throws {
+    public init(serving files: [URL] = []) throws {
         guard let directory = Bundle.main.executableURL?.deletingLastPathComponent() else {
             fatalError("cannot tell where this executable is")
         }
@@ -38,7 +38,7 @@ final class LoopbackServerProcess: @unchecked Sendable {
         self.port = port
     }
 
-    func url(_ pathAndQuery: String) -> URL {
+    public func url(_ pathAndQuery: String) -> URL {
         guard let url = URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)") else {
             fatalError("not a URL path: \(pathAndQuery)")
         }
@@ -46,7 +46,7 @@ final class LoopbackServerProcess: @unchecked Sendable {
     }
 
     /// Requests the server has served since it started.
-    var totalRequestCount: Int {
+    public var totalRequestCount: Int {
         input.write(Data("count\n".utf8))
         guard let line = Self.readLine(output), let count = Int(line) else {
             fatalError("the loopback server did not answer with its request count")
@@ -55,7 +55,7 @@ final class LoopbackServerProcess: @unchecked Sendable {
     }
 
     /// Ends the server's input, which stops it, and waits for it to exit.
-    func stop() {
+    public func stop() {
         try? input.close()
         process.waitUntilExit()
     }
