@@ -43,6 +43,23 @@ public final class ImageLoadOperation: Sendable {
         )
     }
 
+    /// An operation whose result was delivered during the call that made it (a memory hit): nothing is left to
+    /// cancel, and it shares one latch that is already done, so that it costs one allocation.
+    init(deliveredDuringCall url: URL) {
+        self.url = url
+        callbackQueue = .inline
+        completion = { _ in }
+        progressHandler = nil
+        latch = Self.delivered
+    }
+
+    /// The latch of every operation made by ``init(deliveredDuringCall:)``: done from the start.
+    private static let delivered: CompletionLatch<ImageLoadResult> = {
+        let latch = CompletionLatch<ImageLoadResult>(callbackQueue: .inline) { _ in }
+        latch.finish(.failure(WebImageError(.cancelled, "delivered during the call")))
+        return latch
+    }()
+
     /// Cancels the load: the completion runs at once with `cancelled` unless it has already run, the cache query
     /// and the loader request are cancelled, and nothing is delivered afterwards. Thread-safe, returns at once;
     /// calling it again does nothing.
@@ -118,12 +135,6 @@ public final class ImageLoadOperation: Sendable {
             }
             for work in waiting { work() }
         }
-    }
-
-    /// Delivers the result of a load that ended during its call, before anything else could happen to the
-    /// operation (no progress, no `refreshing` result, no cancellation yet).
-    func finishDuringCall(_ result: Result<ImageLoadResult, WebImageError>) {
-        latch.finish(result, duringCall: true)
     }
 
     /// Delivers the final result unless the operation is already finished or cancelled; the last progress report

@@ -28,8 +28,12 @@ extension ImageManager {
     /// then throws `cancelled`. With `refreshCached`, the cached image is skipped and the final result returned.
     /// The context's callback queue is not used.
     public func loadImage(url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async throws(WebImageError) -> ImageLoadResult {
-        var context = context
-        context.callbackQueue = .inline
+        // A memory hit returns here, with no continuation and nothing to cancel.
+        let settings = currentSettings
+        if settings.optionsProcessor == nil, let url, let hit = memoryHitDuringCall(url, options: options, context: context, callbackQueue: .inline, settings: settings) {
+            return hit
+        }
+        let context = context.onInlineQueue
         let box = OperationBox()
         let result: Result<ImageLoadResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -57,8 +61,7 @@ extension ImageManager {
     /// Ending the iteration early, or cancelling the task that iterates, cancels the load. The context's callback
     /// queue is not used.
     public func imageLoadEvents(url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) -> AsyncThrowingStream<ImageLoadEvent, any Error> {
-        var context = context
-        context.callbackQueue = .inline
+        let context = context.onInlineQueue
         let (stream, continuation) = AsyncThrowingStream<ImageLoadEvent, any Error>.makeStream()
         let operation = loadImage(url: url, options: options, context: context) { progress in
             continuation.yield(.progress(progress))
@@ -96,5 +99,15 @@ private final class OperationBox: Sendable {
             return state.operation
         }
         operation?.cancel()
+    }
+}
+
+extension ImageContext {
+    /// This context with its callback queue set to inline, for the async forms, which resume wherever the result
+    /// is ready.
+    fileprivate var onInlineQueue: ImageContext {
+        var context = self
+        context.callbackQueue = .inline
+        return context
     }
 }

@@ -41,6 +41,13 @@ extension ImageManager {
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
         let settings = currentSettings
+        // The memory tier first, synchronously, before anything is made or copied: a hit completes here.
+        if settings.optionsProcessor == nil, let url, let hit = memoryHitDuringCall(
+            url, options: options, context: context, callbackQueue: context.callbackQueue ?? .default, settings: settings
+        ) {
+            completion(.success(hit))
+            return ImageLoadOperation(deliveredDuringCall: url)
+        }
         var options = options
         var context = resolved(context, with: settings)
         if let processor = settings.optionsProcessor, let processed = processor(url, options, context) {
@@ -48,11 +55,6 @@ extension ImageManager {
         }
         let callbackQueue = context.callbackQueue ?? .default
         let operation = ImageLoadOperation(url: url, callbackQueue: callbackQueue, progress: progress, completion: completion)
-        // The memory tier first, synchronously, with nothing else made: a hit completes here.
-        if let url, let hit = memoryHitDuringCall(url, options: options, context: context, callbackQueue: callbackQueue) {
-            operation.finishDuringCall(.success(hit))
-            return operation
-        }
         guard let url, !url.absoluteString.isEmpty else {
             operation.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
             return operation
@@ -82,15 +84,26 @@ extension ImageManager {
     /// The memory tier's image for a load that may complete during its call: the cache is an ``ImageCache``,
     /// the callback queue runs results ready during the call inline, and no option asks for more than the memory
     /// tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`) or for the failed list's verdict on a
-    /// URL it holds. Nil sends the load down the whole pipeline, which answers the same for a hit.
-    private func memoryHitDuringCall(_ url: URL, options: ImageOptions, context: ImageContext, callbackQueue: CallbackQueue) -> ImageLoadResult? {
+    /// URL it holds. Reads the caller's context as it is, with the manager's settings where it names none, so that
+    /// a hit copies nothing. Nil sends the load down the whole pipeline, which answers the same for a hit.
+    ///
+    /// - Parameter callbackQueue: Where the result would go (the async forms pass `.inline`).
+    func memoryHitDuringCall(
+        _ url: URL, options: ImageOptions, context: ImageContext, callbackQueue: CallbackQueue, settings: Settings
+    ) -> ImageLoadResult? {
         guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
               (context.queryCacheType ?? .all).includesMemory,
               callbackQueue.runsInline(duringCall: true),
               let cache = context.imageCache.map({ $0 as? ImageCache }) ?? memoryCacheOwner,
               options.contains(.retryFailed) || failedURLList.isEmpty
         else { return nil }
-        let key = Self.keys(for: url, context: context).full
+        let key = Self.keys(
+            for: url,
+            filter: context.cacheKeyFilter ?? settings.cacheKeyFilter,
+            thumbnail: context.thumbnailPixelSize,
+            preserveAspectRatio: context.preserveAspectRatio,
+            transformer: context.disablesTransformer ? nil : context.imageTransformer ?? settings.transformer
+        ).full
         guard !key.isEmpty, let image = cache.memoryImage(forKey: key, options: options) else { return nil }
         return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
     }

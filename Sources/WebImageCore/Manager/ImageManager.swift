@@ -72,38 +72,38 @@ public final class ImageManager: Sendable {
     /// Transforms every loaded image, unless a context names its own transformer or disables it.
     public var transformer: (any ImageTransforming)? {
         get { settings.withLock { $0.transformer } }
-        set { settings.withLock { $0.transformer = newValue } }
+        set { update { $0.transformer = newValue } }
     }
 
     /// Turns URLs into cache keys, unless a context names its own filter; by default the key is the URL's string.
     public var cacheKeyFilter: ImageCacheKeyFilter? {
         get { settings.withLock { $0.cacheKeyFilter } }
-        set { settings.withLock { $0.cacheKeyFilter = newValue } }
+        set { update { $0.cacheKeyFilter = newValue } }
     }
 
     /// Chooses the bytes stored on disk, unless a context names its own serializer.
     public var cacheSerializer: ImageCacheSerializer? {
         get { settings.withLock { $0.cacheSerializer } }
-        set { settings.withLock { $0.cacheSerializer = newValue } }
+        set { update { $0.cacheSerializer = newValue } }
     }
 
     /// Rewrites every load's options and context first.
     public var optionsProcessor: ImageOptionsProcessor? {
         get { settings.withLock { $0.optionsProcessor } }
-        set { settings.withLock { $0.optionsProcessor = newValue } }
+        set { update { $0.optionsProcessor = newValue } }
     }
 
     /// Whether to load a URL the cache does not hold (SDWebImage's `shouldDownloadImageForURL`); a refusal ends the
     /// load with `notInCache`. Called on a library thread; must be fast.
     public var shouldDownload: (@Sendable (URL) -> Bool)? {
         get { settings.withLock { $0.shouldDownload } }
-        set { settings.withLock { $0.shouldDownload = newValue } }
+        set { update { $0.shouldDownload = newValue } }
     }
 
     /// Whether a failure puts the URL on the failed list; replaces the loader's classification when set.
     public var shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)? {
         get { settings.withLock { $0.shouldBlockFailedURL } }
-        set { settings.withLock { $0.shouldBlockFailedURL = newValue } }
+        set { update { $0.shouldBlockFailedURL = newValue } }
     }
 
     // MARK: Running loads
@@ -155,9 +155,22 @@ public final class ImageManager: Sendable {
         return Self.keys(for: url, context: resolved).full
     }
 
+    /// Whether any settable property is set; false lets a load skip the lock and the copy of ``Settings``.
+    private let hasSettings = Atomic(false)
+
     /// The settable properties as they are now.
     var currentSettings: Settings {
-        settings.withLock { $0 }
+        guard hasSettings.load(ordering: .acquiring) else { return Settings() }
+        return settings.withLock { $0 }
+    }
+
+    private func update(_ change: (inout Settings) -> Void) {
+        settings.withLock { settings in
+            change(&settings)
+            let isSet = settings.transformer != nil || settings.cacheKeyFilter != nil || settings.cacheSerializer != nil
+                || settings.optionsProcessor != nil || settings.shouldDownload != nil || settings.shouldBlockFailedURL != nil
+            hasSettings.store(isSet, ordering: .releasing)
+        }
     }
 
     /// The manager's settings merged into `context` (the context wins), as SDWebImage does before each load.
@@ -177,12 +190,28 @@ public final class ImageManager: Sendable {
     /// The original key (the filter's, else the URL's string) and the full key with the thumbnail and
     /// transformer suffixes, for a context already resolved.
     static func keys(for url: URL, context: ImageContext) -> (original: String, full: String) {
-        let original = context.cacheKeyFilter?(url) ?? url.absoluteString
+        keys(
+            for: url,
+            filter: context.cacheKeyFilter,
+            thumbnail: context.thumbnailPixelSize,
+            preserveAspectRatio: context.preserveAspectRatio,
+            transformer: context.imageTransformer
+        )
+    }
+
+    static func keys(
+        for url: URL,
+        filter: ImageCacheKeyFilter?,
+        thumbnail: PixelSize?,
+        preserveAspectRatio: Bool?,
+        transformer: (any ImageTransforming)?
+    ) -> (original: String, full: String) {
+        let original = filter?(url) ?? url.absoluteString
         var full = original
-        if let size = context.thumbnailPixelSize, !size.isEmpty {
-            full = ImageCacheKeys.thumbnailKey(for: full, size: size, preserveAspectRatio: context.preserveAspectRatio ?? true)
+        if let thumbnail, !thumbnail.isEmpty {
+            full = ImageCacheKeys.thumbnailKey(for: full, size: thumbnail, preserveAspectRatio: preserveAspectRatio ?? true)
         }
-        if let transformer = context.imageTransformer {
+        if let transformer {
             full = ImageCacheKeys.transformedKey(for: full, transformerKey: transformer.transformerKey)
         }
         return (original, full)
