@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WebImageCore
 @testable import WebImageCurl
+import WebImageTestSupport
 
 /// A sink that records what the engine reports, for assertions; counts completions to prove exactly-once delivery.
 final class RecordingSink: CurlTransferSink {
@@ -92,15 +93,4 @@ final class CompletionOrder: Sendable {
     private let names = Mutex<[String]>([])
     func append(_ name: String) { names.withLock { $0.append(name) } }
     var all: [String] { names.withLock { $0 } }
-}
-
-/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
-func waitUntil(timeout: Duration, _ condition: @Sendable () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }

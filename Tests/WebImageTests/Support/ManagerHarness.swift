@@ -89,15 +89,9 @@ final class TestClock: Sendable {
     func advance(seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
-/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
+/// Polls `condition` until it holds, for at most 10 seconds; returns whether it held.
+func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
+    await waitUntil(timeout: .seconds(10), condition)
 }
 
 /// A transformer that paints the image red, counting its calls.
