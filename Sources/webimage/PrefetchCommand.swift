@@ -9,9 +9,9 @@ struct PrefetchCommand: ParsableCommand {
         commandName: "prefetch",
         abstract: "Warm the cache with a list of URLs: how many were loaded, how many skipped, and the time.",
         discussion: """
-            URLs come from the arguments and from -i FILE (one per line; blank lines and lines starting with # \\
-            are skipped). By default each image is loaded, decoded and stored in the cache; with --disk-only the \\
-            bytes are stored on disk undecoded, and URLs already on disk are not requested. On a terminal a \\
+            URLs come from the arguments and from -i FILE (one per line; blank lines and lines starting with # \
+            are skipped). By default each image is loaded, decoded and stored in the cache; with --disk-only the \
+            bytes are stored on disk undecoded, and URLs already on disk are not requested. On a terminal a \
             progress bar is drawn on standard error. Exits with 1 when any URL was skipped.
             """
     )

@@ -52,6 +52,26 @@ import WebImageTestSupport
                     default: break
                     }
                 }
+                // Prefetches (one cancelled at once, one left to finish) and streams (one read to its end, one
+                // dropped after its first event), whose tokens, operations and continuations must all go too.
+                let prefetcher = ImagePrefetcher(manager: harness.manager)
+                tracker.track(prefetcher)
+                let failed = server.url("/generated?bytes=10&seed=99")
+                _ = await harness.load(failed)
+                let prefetchDone = Mutex(false)
+                let kept = prefetcher.prefetch(urls: [failed] + (0..<6).map { server.url("/image/png/rgb8.png?p=\($0)") }) { _, _ in
+                    prefetchDone.withLock { $0 = true }
+                }
+                tracker.track(kept)
+                let dropped = prefetcher.prefetch(urls: (0..<6).map { server.url("/generated?bytes=50&seed=\($0)&delay_ms=500") })
+                tracker.track(dropped)
+                dropped.cancel()
+                for try await event in harness.manager.imageLoadEvents(url: server.url("/image/png/rgb8.png?stream")) {
+                    if case .result(let loaded) = event { tracker.track(loaded.image) }
+                }
+                for try await _ in harness.manager.imageLoadEvents(url: server.url("/generated?bytes=50&delay_ms=500")) { break }
+                #expect(await eventually { prefetchDone.withLock { $0 } })
+
                 harness.manager.cancelAll()
                 #expect(await eventually { counts.withLock { $0.allSatisfy { $0 >= 1 } } })
                 #expect(await eventually { !harness.manager.isRunning })
@@ -61,7 +81,7 @@ import WebImageTestSupport
             }
             try await Task.sleep(for: .milliseconds(100))
             #expect(counts.withLock { $0.allSatisfy { $0 == 1 } }, "every load completed exactly once")
-            #expect(tracker.tracked > total)
+            #expect(tracker.tracked > total + 4, "operations, images, prefetchers and tokens were tracked")
             #expect(await eventually { tracker.alive == 0 }, "\(tracker.alive) operations or images are still alive")
         }
     }

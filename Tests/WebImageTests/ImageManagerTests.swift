@@ -249,12 +249,18 @@ import WebImageTestSupport
             let total = 200
             let counts = Mutex([Int](repeating: 0, count: total))
             var operations: [ImageLoadOperation] = []
+            operations.reserveCapacity(total)
             for index in 0..<total {
                 let url = server.url("/image/png/rgb8.png?n=\(index % 40)")
                 operations.append(harness.manager.loadImage(url: url) { _ in counts.withLock { $0[index] += 1 } })
                 if index % 3 == 0 { operations[index / 2].cancel() }
             }
-            if Bool.random() { harness.manager.cancelAll() }
+            // Cancels from other threads, racing the results, then every load still running.
+            let started = operations
+            DispatchQueue.concurrentPerform(iterations: 4) { lane in
+                for index in stride(from: lane, to: total, by: 8) { started[index].cancel() }
+            }
+            harness.manager.cancelAll()
             #expect(await eventually { counts.withLock { $0.allSatisfy { $0 >= 1 } } })
             try await Task.sleep(for: .milliseconds(100))
             #expect(counts.withLock { $0.allSatisfy { $0 == 1 } })

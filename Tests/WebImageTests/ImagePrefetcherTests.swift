@@ -21,7 +21,7 @@ import WebImageTestSupport
         var completionCount: Int { completions.withLock { $0.count } }
     }
 
-    @Test func prefetchesEveryURLAtMostThreeAtATime() async throws {
+    @Test func prefetchesEveryURLWithOrderedProgressAndOneCompletion() async throws {
         try await withTestHTTPServer { server in
             let harness = ManagerHarness()
             let prefetcher = ImagePrefetcher(manager: harness.manager)

@@ -15,9 +15,15 @@ extension ImageCache {
     }
 
     /// Keeps `revalidation` in the extended data of `key`'s disk entry, as JSON, on the IO queue; does nothing
-    /// when the entry does not exist. Returns at once.
-    public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String) {
-        guard let data = try? JSONEncoder().encode(revalidation) else { return }
-        diskCache.perform { store in try? store.setExtendedData(data, forKey: key) }
+    /// when the entry does not exist. Returns at once; `completion` runs on the IO queue once that is done.
+    public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)? = nil) {
+        guard let data = try? JSONEncoder().encode(revalidation) else {
+            completion?()
+            return
+        }
+        diskCache.perform { store in
+            try? store.setExtendedData(data, forKey: key)
+            completion?()
+        }
     }
 }

@@ -48,8 +48,8 @@ public protocol ImageCaching: Sendable {
     func revalidation(forKey key: String) -> ImageRevalidation?
 
     /// Stores HTTP validators with the disk entry of `key`, which exists (the manager calls this once the entry
-    /// is written). Returns at once.
-    func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String)
+    /// is written). Returns at once; `completion`, when given, runs once they are stored, on a library thread.
+    func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)?)
 }
 
 extension ImageCaching {
@@ -57,5 +57,7 @@ extension ImageCaching {
     public func revalidation(forKey key: String) -> ImageRevalidation? { nil }
 
     /// Keeps nothing.
-    public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String) {}
+    public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)?) {
+        completion?()
+    }
 }

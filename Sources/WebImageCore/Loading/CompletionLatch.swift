@@ -110,6 +110,12 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     /// Cancels: delivers the cancellation error unless the latch is already done, and runs the cancellation
     /// hooks. Safe to call any number of times from any thread.
     package func cancel() {
+        cancel(scheduling: nil)
+    }
+
+    /// Cancels as ``cancel()`` does, but hands the call of the handler to `schedule` instead of the callback
+    /// queue, for an owner that must order it after a delivery of its own still on its way.
+    package func cancel(scheduling schedule: ((@escaping @Sendable () -> Void) -> Void)?) {
         guard let handler = take(Self.cancelled) else { return }
         let toRun = hooks.withLock { hooks in
             defer { hooks = [] }
@@ -117,7 +123,12 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
         }
         for hook in toRun { hook() }
         let error = cancellationError()
-        callbackQueue.execute(duringCall: false) { handler(.failure(error)) }
+        let call: @Sendable () -> Void = { handler(.failure(error)) }
+        if let schedule {
+            schedule(call)
+        } else {
+            callbackQueue.execute(duringCall: false, call)
+        }
     }
 
     /// Adds work to run when the latch is cancelled (cancelling an inner operation); runs it at once if the

@@ -12,6 +12,7 @@ public struct DownloadedImageData: Sendable {
     /// The final response, after redirects and the response modifier.
     public var response: ImageResponse
 
+    /// A body and the response it came with.
     public init(data: Data, response: ImageResponse) {
         self.data = data
         self.response = response

@@ -9,6 +9,9 @@ import Foundation
 ///
 /// Thread-safe, as ``ImageLoading``.
 public protocol ImageDataLoading: ImageLoading {
+    /// Whether ``requestData(url:options:context:progress:completion:)`` can load `url`.
+    func canRequestData(for url: URL) -> Bool
+
     /// Loads the bytes of `url` without decoding them.
     ///
     /// - Parameters:
@@ -24,4 +27,11 @@ public protocol ImageDataLoading: ImageLoading {
         progress: ImageLoadProgressHandler?,
         completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
     ) -> any ImageLoadToken
+}
+
+extension ImageDataLoading {
+    /// What ``ImageLoading/canRequestImage(for:)`` says: a loader that loads a URL's image can load its bytes.
+    public func canRequestData(for url: URL) -> Bool {
+        canRequestImage(for: url)
+    }
 }

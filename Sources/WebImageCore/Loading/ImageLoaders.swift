@@ -65,6 +65,11 @@ public final class ImageLoaders: ImageDataLoading {
         return LatchLoadToken(latch: latch)
     }
 
+    /// Whether the first loader that can request `url` can also load its bytes alone.
+    public func canRequestData(for url: URL) -> Bool {
+        (loader(for: url) as? any ImageDataLoading)?.canRequestData(for: url) ?? false
+    }
+
     /// Hands the request to the first loader that can request `url`, when it can also load bare data. Otherwise
     /// completes once with `unsupportedScheme` on the context's callback queue.
     @discardableResult

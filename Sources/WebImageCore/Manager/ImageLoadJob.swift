@@ -144,12 +144,19 @@ final class ImageLoadJob: Sendable {
         load(revalidating: nil)
     }
 
-    /// Asks the loader; with a cached copy to revalidate, the request is conditional on its validators.
+    /// Asks the loader; with a cached copy to revalidate, the request is conditional on its validators, which are
+    /// read from disk off the caller's thread first.
     private func load(revalidating cached: ImageCacheQueryResult?) {
-        var loaderContext = inner
-        if cached != nil {
+        guard cached != nil else { return request(inner, revalidating: nil) }
+        DispatchQueue.global().async { [self] in
+            guard !operation.isFinished else { return }
+            var loaderContext = inner
             loaderContext.revalidation = (isDerived ? originalCache : cache).revalidation(forKey: keys.original)
+            request(loaderContext, revalidating: cached)
         }
+    }
+
+    private func request(_ loaderContext: ImageContext, revalidating cached: ImageCacheQueryResult?) {
         let progress: ImageLoadProgressHandler? = operation.wantsProgress ? { @Sendable [operation] in operation.report($0) } : nil
         let token = loader.requestImage(url: url, options: options, context: loaderContext, progress: progress) { [self] result in
             loaded(result, cached: cached)
@@ -232,11 +239,13 @@ final class ImageLoadJob: Sendable {
         for store in stores {
             if waits { group.enter() }
             store.cache.store(store.image, data: store.data, key: store.key, options: options, context: inner, cacheType: store.cacheType) { outcome in
-                // The validators go with the bytes they describe, once those are on disk.
+                // The validators go with the bytes they describe, once those are on disk; a load that waits for
+                // the store waits for them too.
                 if case .success = outcome, store.holdsResponse, store.cacheType.includesDisk, let revalidation {
-                    store.cache.setRevalidation(revalidation, forKey: store.key)
+                    store.cache.setRevalidation(revalidation, forKey: store.key) { if waits { group.leave() } }
+                } else if waits {
+                    group.leave()
                 }
-                if waits { group.leave() }
             }
         }
         if waits {

@@ -10,32 +10,38 @@ import Synchronization
 ///
 /// The completion runs exactly once with a final result: the image, an error, or `cancelled` when ``cancel()``
 /// comes first, whatever the race. The one exception is `refreshCached` with a cached image, where a
-/// ``ImageLoadResult/Outcome/refreshing`` result comes first, always before the final one.
+/// ``ImageLoadResult/Outcome/refreshing`` result comes first, always before the final one and never at the same
+/// time as it. Once the final result is claimed, the operation lets go of the completion and the progress
+/// handler, so that keeping the operation does not keep what they capture.
 ///
 /// Thread-safe.
 public final class ImageLoadOperation: Sendable {
     /// The URL asked for; nil when the load was started without one.
     public let url: URL?
+    /// Whether the caller gave a progress handler.
+    let wantsProgress: Bool
     private let latch: CompletionLatch<ImageLoadResult>
-    private let completion: ImageLoadResultHandler
-    private let progressHandler: ImageLoadProgressHandler?
     private let callbackQueue: CallbackQueue
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
         var cacheToken: CacheQueryToken?
         var loaderToken: (any ImageLoadToken)?
+        /// The caller's handlers, until the final result or the cancellation is claimed.
+        var completion: ImageLoadResultHandler?
+        var progressHandler: ImageLoadProgressHandler?
         /// The last progress the loader reported, until a callback takes it.
         var progress: ImageLoadProgress?
-        /// While a `refreshing` result is on its way: work that must wait for it (the final result).
+        /// While a `refreshing` result is on its way: what must wait for it (the final result, or the
+        /// cancellation), run by the block that delivers it, after it.
         var waitingForRefreshing: [@Sendable () -> Void]?
     }
 
     init(url: URL?, callbackQueue: CallbackQueue, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadResultHandler) {
         self.url = url
         self.callbackQueue = callbackQueue
-        self.completion = completion
-        progressHandler = progress
+        wantsProgress = progress != nil
+        state = Mutex(State(completion: completion, progressHandler: progress))
         latch = CompletionLatch(
             callbackQueue: callbackQueue,
             makeCancellationError: { WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled") },
@@ -48,8 +54,8 @@ public final class ImageLoadOperation: Sendable {
     init(deliveredDuringCall url: URL) {
         self.url = url
         callbackQueue = .inline
-        completion = { _ in }
-        progressHandler = nil
+        wantsProgress = false
+        state = Mutex(State())
         latch = Self.delivered
     }
 
@@ -64,7 +70,16 @@ public final class ImageLoadOperation: Sendable {
     /// and the loader request are cancelled, and nothing is delivered afterwards. Thread-safe, returns at once;
     /// calling it again does nothing.
     public func cancel() {
-        latch.cancel()
+        latch.cancel { [self] call in
+            let deferred: Bool = state.withLock { state in
+                state.completion = nil
+                state.progressHandler = nil
+                guard state.waitingForRefreshing != nil else { return false }
+                state.waitingForRefreshing?.append(call)
+                return true
+            }
+            if !deferred { callbackQueue.execute(duringCall: false, call) }
+        }
     }
 
     /// Whether ``cancel()`` came before the final result.
@@ -85,9 +100,6 @@ public final class ImageLoadOperation: Sendable {
 
     // MARK: Driven by the manager
 
-    /// Whether the caller gave a progress handler.
-    var wantsProgress: Bool { progressHandler != nil }
-
     /// Runs `work` once, when the operation is cancelled (at once if it already is).
     func onCancel(_ work: @escaping @Sendable () -> Void) {
         latch.onCancel(work)
@@ -106,8 +118,11 @@ public final class ImageLoadOperation: Sendable {
     /// Records the loader's progress and hands it to the progress handler on the callback queue. Reports that
     /// pile up are merged into the latest; none is delivered after the final result.
     func report(_ progress: ImageLoadProgress) {
-        guard progressHandler != nil, !latch.isDone else { return }
-        state.withLock { $0.progress = progress }
+        guard !latch.isDone, state.withLock({ state in
+            guard state.progressHandler != nil else { return false }
+            state.progress = progress
+            return true
+        }) else { return }
         callbackQueue.execute(duringCall: false) { [self] in
             guard !latch.isDone else { return }
             takeProgress()?()
@@ -116,19 +131,23 @@ public final class ImageLoadOperation: Sendable {
 
     /// A call of the progress handler with the progress not yet delivered, or nil.
     private func takeProgress() -> (@Sendable () -> Void)? {
-        guard let progressHandler, let progress = state.withLock({ state in
+        let (handler, progress) = state.withLock { state in
             defer { state.progress = nil }
-            return state.progress
-        }) else { return nil }
-        return { progressHandler(progress) }
+            return (state.progressHandler, state.progress)
+        }
+        guard let handler, let progress else { return nil }
+        return { handler(progress) }
     }
 
-    /// Delivers the cached image of a `refreshCached` load before the loader is asked; the final result waits
-    /// until this one has been handed over.
+    /// Delivers the cached image of a `refreshCached` load before the loader is asked; the final result, or a
+    /// cancellation, waits until this one has been handed over.
     func deliverRefreshing(_ result: ImageLoadResult, duringCall: Bool) {
-        state.withLock { $0.waitingForRefreshing = [] }
+        let completion = state.withLock { state in
+            state.waitingForRefreshing = []
+            return state.completion
+        }
         callbackQueue.execute(duringCall: duringCall) { [self] in
-            if !latch.isDone { completion(.success(result)) }
+            if let completion, !latch.isDone { completion(.success(result)) }
             let waiting = state.withLock { state in
                 defer { state.waitingForRefreshing = nil }
                 return state.waitingForRefreshing ?? []
@@ -145,7 +164,12 @@ public final class ImageLoadOperation: Sendable {
     ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's.
     func finish(_ result: Result<ImageLoadResult, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false) {
         let deliver: @Sendable () -> Void = { [self] in
-            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: takeProgress())
+            let lastProgress = takeProgress()
+            state.withLock { state in
+                state.completion = nil
+                state.progressHandler = nil
+            }
+            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: lastProgress)
         }
         let deferred: Bool = state.withLock { state in
             guard state.waitingForRefreshing != nil else { return false }

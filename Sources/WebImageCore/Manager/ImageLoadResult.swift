@@ -31,6 +31,7 @@ public struct ImageLoadResult: Sendable {
     /// How the image was obtained.
     public var outcome: Outcome
 
+    /// A result, for loaders and caches of one's own and for tests.
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, outcome: Outcome) {
         self.image = image
         self.data = data

@@ -63,6 +63,10 @@ extension ImageManager {
     public func imageLoadEvents(url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) -> AsyncThrowingStream<ImageLoadEvent, any Error> {
         let context = context.onInlineQueue
         let (stream, continuation) = AsyncThrowingStream<ImageLoadEvent, any Error>.makeStream()
+        // Set before the load starts: a load that ends during the call finishes the stream at once, and a handler
+        // set after that would be kept by the finished stream, with the operation it holds.
+        let box = OperationBox()
+        continuation.onTermination = { _ in box.cancel() }
         let operation = loadImage(url: url, options: options, context: context) { progress in
             continuation.yield(.progress(progress))
             if let partial = progress.partialImage { continuation.yield(.partialImage(partial)) }
@@ -75,7 +79,7 @@ extension ImageManager {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in operation.cancel() }
+        box.set(operation)
         return stream
     }
 }

@@ -6,10 +6,12 @@ import Foundation
 
 extension ImageManager {
     /// Puts the bytes of `url` on disk under its original cache key without decoding them, for a prefetch that
-    /// only warms the disk cache. The failed list applies as for a load; a URL already on disk is not loaded.
+    /// only warms the disk cache. The options processor, the failed list and ``shouldDownload`` apply as for a
+    /// load; a URL already on disk is not loaded. A URL no loader can load as bare bytes (a `data:` URL) fails
+    /// with `unsupportedScheme` and is not put on the failed list.
     ///
     /// - Parameter completion: Called once, on a library thread: with the tier that already held the data
-    ///   (`.disk`) or `.none` when it was loaded and stored, or with the error.
+    ///   (`.disk`) or `.none` when it was loaded and stored (its validators too), or with the error.
     /// - Returns: Cancels the load.
     func storeData(
         url: URL,
@@ -17,20 +19,26 @@ extension ImageManager {
         context: ImageContext,
         completion: @escaping @Sendable (Result<ImageCacheType, WebImageError>) -> Void
     ) -> @Sendable () -> Void {
-        var resolved = resolved(context)
+        let settings = currentSettings
+        var options = options
+        var resolved = resolved(context, with: settings)
+        if let processor = settings.optionsProcessor, let processed = processor(url, options, resolved) {
+            (options, resolved) = processed
+        }
         resolved.callbackQueue = .inline
         let context = resolved
+        let loadOptions = options
         if !options.contains(.retryFailed), let failed = failedURLList.entry(for: url) {
             completion(.failure(WebImageError(.blackListed, "\(url.absoluteString) failed recently (\(failed.error.code.name))")))
             return {}
         }
-        let key = Self.keys(for: url, context: context).original
-        let cache = context.originalImageCache ?? context.imageCache ?? self.cache
         let loader = context.imageLoader ?? self.loader
-        guard let dataLoader = loader as? any ImageDataLoading, dataLoader.canRequestImage(for: url) else {
+        guard let dataLoader = loader as? any ImageDataLoading, dataLoader.canRequestData(for: url) else {
             completion(.failure(WebImageError(.unsupportedScheme, "no loader can load the bytes of \(url.absoluteString)")))
             return {}
         }
+        let key = Self.keys(for: url, context: context).original
+        let cache = context.originalImageCache ?? context.imageCache ?? self.cache
         let latch = CompletionLatch<ImageCacheType>(
             callbackQueue: .inline,
             cancellationError: WebImageError(.cancelled, "the prefetch of \(url.absoluteString) was cancelled"),
@@ -42,23 +50,28 @@ extension ImageManager {
                 latch.finish(.success(.disk))
                 return
             }
-            let token = dataLoader.requestData(url: url, options: options, context: context, progress: nil) { [self] result in
+            if let shouldDownload = settings.shouldDownload, !shouldDownload(url) {
+                latch.finish(.failure(WebImageError(.notInCache, "the manager's shouldDownload declined \(url.absoluteString)")))
+                return
+            }
+            let token = dataLoader.requestData(url: url, options: loadOptions, context: context, progress: nil) { [self] result in
                 switch result {
                 case .failure(let error):
-                    if error.code != .cancelled, currentSettings.shouldBlockFailedURL?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
+                    if error.code != .cancelled, settings.shouldBlockFailedURL?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
                         failedURLList.add(url, error: error)
                     }
                     latch.finish(.failure(error))
                 case .success(let body):
                     failedURLList.remove(url)
                     let revalidation = ImageRevalidation(response: body.response)
-                    cache.store(nil, data: body.data, key: key, options: options, context: context, cacheType: .disk) { stored in
+                    cache.store(nil, data: body.data, key: key, options: loadOptions, context: context, cacheType: .disk) { stored in
                         if case .failure(let error) = stored {
                             latch.finish(.failure(error))
-                            return
+                        } else if revalidation.isEmpty {
+                            latch.finish(.success(.none))
+                        } else {
+                            cache.setRevalidation(revalidation, forKey: key) { latch.finish(.success(.none)) }
                         }
-                        if !revalidation.isEmpty { cache.setRevalidation(revalidation, forKey: key) }
-                        latch.finish(.success(.none))
                     }
                 }
             }

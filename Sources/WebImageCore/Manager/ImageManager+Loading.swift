@@ -95,7 +95,7 @@ extension ImageManager {
               (context.queryCacheType ?? .all).includesMemory,
               callbackQueue.runsInline(duringCall: true),
               let cache = context.imageCache.map({ $0 as? ImageCache }) ?? memoryCacheOwner,
-              options.contains(.retryFailed) || failedURLList.isEmpty
+              options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil
         else { return nil }
         let key = Self.keys(
             for: url,

@@ -47,7 +47,8 @@ public final class ImageManager: Sendable {
         var shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)?
     }
 
-    /// A manager over `cache` and `loader`.
+    /// A manager over `cache` and `loader`. Makes no thread and touches no disk; the cache and the loader do
+    /// their own work on their own queues.
     ///
     /// - Parameters:
     ///   - failedURLLifetime: How long a URL stays on the failed list (SDWebImage keeps it for ever).

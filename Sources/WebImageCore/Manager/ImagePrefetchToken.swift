@@ -23,6 +23,10 @@ public final class ImagePrefetchToken: Sendable {
         var isCancelled = false
         /// Cancels the loads running now, by index into ``urls``.
         var running: [Int: @Sendable () -> Void] = [:]
+        /// URLs done, by index: a load that ended before its start was recorded is not recorded after.
+        var done = Set<Int>()
+        /// The finished count last reported to the progress handler.
+        var reported = 0
     }
 
     init(
@@ -37,9 +41,9 @@ public final class ImagePrefetchToken: Sendable {
         callbacks = SerialCallbacks(queue: callbackQueue)
     }
 
-    /// Stops this prefetch: its queued URLs are not loaded, its running loads are cancelled, and neither its
-    /// progress handler nor its completion starts after this returns. Other prefetches go on. Thread-safe;
-    /// calling it again does nothing.
+    /// Stops this prefetch: its queued URLs are not loaded, its running loads are cancelled, and its progress
+    /// handler and completion are not called any more (a call already under way on another thread finishes).
+    /// Other prefetches go on. Thread-safe; calling it again does nothing.
     public func cancel() {
         let running = state.withLock { state in
             state.isCancelled = true
@@ -70,26 +74,40 @@ public final class ImagePrefetchToken: Sendable {
     func started(_ index: Int, cancel: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
             guard !state.isCancelled else { return false }
-            state.running[index] = cancel
+            if !state.done.contains(index) { state.running[index] = cancel }
             return true
         }
     }
 
     /// Counts URL `index` as done and reports: progress after each URL, the completion after the last.
-    func finished(_ index: Int, skipped: Bool, duringCall: Bool = false) {
-        let counts: (finished: Int, skipped: Int)? = state.withLock { state in
-            guard !state.isCancelled else { return nil }
+    ///
+    /// Reports are queued after the count is taken, so two loads ending at once may queue theirs out of order;
+    /// each report therefore delivers every count from the last one reported up to its own, and one that finds
+    /// its count already reported delivers nothing. The handler sees 1, 2, ... total in order, then the
+    /// completion.
+    func finished(_ index: Int, skipped: Bool) {
+        let count: Int? = state.withLock { state in
+            guard !state.isCancelled, state.done.insert(index).inserted else { return nil }
             state.running[index] = nil
             state.finished += 1
             if skipped { state.skipped += 1 }
-            return (state.finished, state.skipped)
+            return state.finished
         }
-        guard let counts else { return }
+        guard let count else { return }
         let total = urls.count
-        callbacks.enqueue(duringCall: duringCall) { [self] in
-            guard !isCancelled else { return }
-            progress?(counts.finished, total)
-            if counts.finished == total, !isCancelled { completion?(counts.finished, counts.skipped) }
+        callbacks.enqueue { [self] in
+            let (from, skipped, cancelled) = state.withLock { state in
+                defer { state.reported = max(state.reported, count) }
+                return (state.reported + 1, state.skipped, state.isCancelled)
+            }
+            guard !cancelled, from <= count else { return }
+            if let progress {
+                for finished in from...count {
+                    guard !isCancelled else { return }
+                    progress(finished, total)
+                }
+            }
+            if count == total, !isCancelled { completion?(count, skipped) }
         }
     }
 

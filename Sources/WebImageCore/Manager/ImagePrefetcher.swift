@@ -57,9 +57,15 @@ public final class ImagePrefetcher: Sendable {
         let destination: Destination
     }
 
-    /// A prefetcher loading through `manager`.
+    /// A prefetcher loading through `manager`, which it shares with whoever else uses it.
     public init(manager: ImageManager) {
         self.manager = manager
+    }
+
+    /// A prefetcher with a manager of its own over `cache` and `loader`, so that cancelling the loads of another
+    /// manager (``ImageManager/cancelAll()``) leaves its prefetches alone.
+    public convenience init(cache: any ImageCaching, loader: any ImageLoading) {
+        self.init(manager: ImageManager(cache: cache, loader: loader))
     }
 
     /// The most loads running at once; 3 by default. Lowering it lets running loads finish.
@@ -157,16 +163,20 @@ public final class ImagePrefetcher: Sendable {
             while state.running < state.maxConcurrent, state.head < state.queue.count {
                 let job = state.queue[state.head]
                 state.head += 1
+                // Let go of the jobs taken (and their tokens) once they are most of the queue.
+                if state.head == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head > 64, state.head * 2 > state.queue.count {
+                    state.queue.removeFirst(state.head)
+                    state.head = 0
+                }
                 if job.token.isCancelled {
                     state.tokens[ObjectIdentifier(job.token)] = nil
                     continue
                 }
                 state.running += 1
                 return job
-            }
-            if state.head == state.queue.count {
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
             }
             state.pumping = false
             return nil

@@ -32,12 +32,17 @@ final class ManagerHarness: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Loads `url` and waits for the final result (at most 20 s).
+    /// Loads `url` and returns its final result (waiting at most 20 s); records an issue when the completion
+    /// ran more than once with a final result.
     func load(_ url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async -> Result<ImageLoadResult, WebImageError> {
-        await results(url, options: options, context: context).last!
+        let all = await results(url, options: options, context: context)
+        let finals = all.filter { if case .success(let loaded) = $0 { loaded.isFinal } else { true } }
+        #expect(finals.count == 1, "the completion ran \(finals.count) times with a final result")
+        return finals.first ?? .failure(WebImageError(.timedOut, "no final result"))
     }
 
-    /// Loads `url` and waits for every result up to the final one (at most 20 s).
+    /// Loads `url`, waits for the final result (at most 20 s), then a little more, and returns every result the
+    /// completion received: a second final result, or one after it, shows as an extra element.
     func results(_ url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async -> [Result<ImageLoadResult, WebImageError>] {
         let collector = Collector()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -47,9 +52,10 @@ final class ManagerHarness: Sendable {
             }
             // Weakly: the time limit must not keep the results (and their images) alive after the load.
             DispatchQueue.global().asyncAfter(deadline: .now() + 20) { [weak collector] in
-                collector?.add(.failure(WebImageError(.timedOut, "the test gave up waiting")))
+                collector?.timeOut()
             }
         }
+        try? await Task.sleep(for: .milliseconds(30))
         return collector.results
     }
 
@@ -61,12 +67,21 @@ final class ManagerHarness: Sendable {
             state.withLock { $0.waiting = continuation }
         }
 
+        /// Records every result; the first final one ends the wait.
         func add(_ result: Result<ImageLoadResult, WebImageError>) {
             let isFinal = if case .success(let loaded) = result { loaded.isFinal } else { true }
             let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard state.waiting != nil else { return nil }
                 state.results.append(result)
                 return isFinal ? state.waiting.take() : nil
+            }
+            waiting?.resume()
+        }
+
+        func timeOut() {
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let waiting = state.waiting.take() else { return nil }
+                state.results.append(.failure(WebImageError(.timedOut, "the test gave up waiting")))
+                return waiting
             }
             waiting?.resume()
         }
