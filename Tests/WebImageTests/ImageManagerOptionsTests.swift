@@ -141,4 +141,81 @@ import WebImageTestSupport
             #expect(onQueue.withLock { $0 } == [true, true], "the network result and the memory hit")
         }
     }
+
+    @Test func queryMemoryDataSyncReadsTheDataDuringTheCall() async throws {
+        try await withTestHTTPServer { server in
+            let harness = ManagerHarness()
+            let url = server.url("/image/png/rgb8.png")
+            _ = try await harness.load(url, options: .waitStoreCache).get()
+            let found = Mutex<ImageLoadResult?>(nil)
+            harness.manager.loadImage(url: url, options: [.queryMemoryData, .queryMemoryDataSync]) { result in
+                found.withLock { $0 = try? result.get() }
+            }
+            let hit = try #require(found.withLock { $0 }, "completed during the call")
+            #expect(hit.cacheType == .memory)
+            #expect(hit.data == Fixtures.data("png/rgb8.png"))
+        }
+    }
+
+    @Test func scaleDownLimitsShrinkLargeImagesOnly() async throws {
+        try await withTestHTTPServer { server in
+            let harness = ManagerHarness()
+            // The default limit leaves a small image alone.
+            let plain = try await harness.load(server.url("/image/jpeg/photo.jpg"), options: .scaleDownLargeImages).get()
+            #expect(plain.image.pixelSize == PixelSize(width: 320, height: 240))
+            // A limit of a quarter of its bytes halves each side (or less).
+            var context = ImageContext()
+            context.scaleDownLimitBytes = 320 * 240 * 4 / 4
+            let reduced = try await harness.load(server.url("/image/jpeg/photo.jpg?reduced"), context: context).get()
+            #expect(reduced.image.width <= 160 && reduced.image.height <= 120)
+            #expect(reduced.image.width * reduced.image.height * 4 <= 320 * 240)
+        }
+    }
+
+    @Test func progressiveLoadsYieldPartialImagesBeforeTheResult() async throws {
+        try await withTestHTTPServer { server in
+            // Half of the body, then the rest only once the test has seen a partial image.
+            let held = Mutex<(TestHTTPResponder, [UInt8])?>(nil)
+            server.routes.registerPrefix("/half/") { request, responder in
+                guard let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder) else {
+                    responder.respond(status: 404, text: "no fixture")
+                    return
+                }
+                responder.writeHead(status: 200, headers: [("Content-Type", entry.contentType), ("Content-Length", String(entry.bytes.count))])
+                let half = entry.bytes.count / 2
+                responder.writeBody(entry.bytes[..<half])
+                held.withLock { $0 = (responder, Array(entry.bytes[half...])) }
+            }
+            let harness = ManagerHarness()
+            // Should no partial image come, the rest is sent anyway after a while: the test fails, it does not hang.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+                if let (responder, rest) = held.withLock({ $0.take() }) {
+                    responder.writeBody(rest)
+                    responder.end()
+                }
+            }
+            var events: [String] = []
+            for try await event in harness.manager.imageLoadEvents(url: server.url("/half/webp/photo.webp"), options: .progressiveLoad) {
+                switch event {
+                case .progress: break
+                case .partialImage(let image):
+                    if !events.contains("partial") {
+                        #expect(image.pixelSize == PixelSize(width: 320, height: 240))
+                        if let (responder, rest) = held.withLock({ $0.take() }) {
+                            responder.writeBody(rest)
+                            responder.end()
+                        }
+                    }
+                    events.append("partial")
+                case .result(let loaded):
+                    events.append("result")
+                    #expect(loaded.image.pixelSize == PixelSize(width: 320, height: 240))
+                    #expect(!loaded.image.isIncremental)
+                }
+            }
+            #expect(events.first == "partial")
+            #expect(events.last == "result")
+            #expect(events.filter { $0 == "result" }.count == 1)
+        }
+    }
 }
