@@ -17,4 +17,13 @@ public protocol ImageTransforming: Sendable {
     ///   - image: The loaded image.
     ///   - key: The cache key the result will be stored under.
     func transform(image: Image, key: String) -> Image?
+
+    /// Whether the result keeps the source's metadata (format, loop count, scale), as SDWebImage's
+    /// `preserveImageMetadata`; true by default.
+    var preserveImageMetadata: Bool { get }
+}
+
+extension ImageTransforming {
+    /// True: a transformed image keeps its source's format, loop count and scale.
+    public var preserveImageMetadata: Bool { true }
 }

@@ -1,0 +1,56 @@
+/// The built-in transformers, each with SDWebImage's exact `transformerKey`, so that cache keys match across both
+/// libraries: ``Pipeline``, ``Flip``, ``Crop``, ``Grayscale`` and the others in `ImageTransformers+*.swift`.
+///
+/// ```swift
+/// let pipeline = ImageTransformers.Pipeline([ImageTransformers.Flip(horizontal: true), ImageTransformers.Grayscale()])
+/// manager.transformer = pipeline
+/// ```
+///
+/// Every transformer is a value, thread-safe, and works on each frame of an animation (the manager runs it on
+/// animations only with `transformAnimatedImage`). A transformer that cannot apply (an empty crop, a size of
+/// zero) returns nil, which keeps the image as it was.
+public enum ImageTransformers {}
+
+extension ImageTransformers {
+    /// SDWebImage's formats for the parts of a `transformerKey`.
+    enum Key {
+        /// `%f`: six decimals.
+        static func float(_ value: Double) -> String {
+            let scaled = (abs(value) * 1_000_000).rounded()
+            let whole = Int(scaled / 1_000_000)
+            let fraction = Int(scaled) - whole * 1_000_000
+            let digits = String(fraction)
+            return (value < 0 && scaled > 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: 6 - digits.count) + digits
+        }
+
+        /// `{%f,%f}`.
+        static func size(_ width: Double, _ height: Double) -> String {
+            "{\(float(width)),\(float(height))}"
+        }
+
+        /// `#aarrggbb`, lowercase, alpha first (`sd_hexString`).
+        static func color(_ color: RGBAColor) -> String {
+            "#" + [color.alpha, color.red, color.green, color.blue].map { $0.hexDigits() }.joined()
+        }
+    }
+
+    /// `image` with every frame made by `body`, keeping durations, and the source's format and scale when
+    /// `preservingMetadata`; nil when `body` returns nil for any frame.
+    ///
+    /// - Parameter hasAlpha: Whether the result has transparent pixels; the source's flag when nil.
+    static func map(
+        _ image: Image, preservingMetadata: Bool, hasAlpha: Bool? = nil, _ body: (PixelBuffer) -> PixelBuffer?
+    ) -> Image? {
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(image.frames.count)
+        for frame in image.frames {
+            guard let pixels = body(frame.pixels) else { return nil }
+            frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
+        }
+        let alpha = hasAlpha ?? image.hasAlpha
+        guard preservingMetadata else {
+            return Image(frames: frames, loopCount: image.loopCount, hasAlpha: alpha)
+        }
+        return Image(frames: frames, loopCount: image.loopCount, scale: image.scale, format: image.format, hasAlpha: alpha)
+    }
+}
