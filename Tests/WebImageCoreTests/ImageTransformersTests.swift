@@ -125,4 +125,17 @@ import WebImageTestSupport
         #expect(result.frames[1].pixels[x: 1, y: 1] == RGBAColor(red: 29, green: 29, blue: 29))
         #expect(ImageTransformers.Pipeline([ImageTransformers.Flip(horizontal: false)]).transform(image: animation, key: "") == nil)
     }
+
+    @Test func sdWebImagePipelineKey() {
+        let pipeline = ImageTransformers.Pipeline([
+            ImageTransformers.Resize(width: 100, height: 100, scaleMode: .aspectFill),
+            ImageTransformers.Rotate(angle: .pi / 4, fitSize: false),
+            ImageTransformers.RoundCorner(radius: 50, corners: .all, borderWidth: 1, borderColor: .black),
+            ImageTransformers.Flip(horizontal: true, vertical: true),
+            ImageTransformers.Crop(x: 0, y: 0, width: 50, height: 50),
+            ImageTransformers.Tint(color: .clear),
+            ImageTransformers.Blur(radius: 5),
+        ])
+        #expect(pipeline.transformerKey == "SDImageResizingTransformer({100.000000,100.000000},2)-SDImageRotationTransformer(0.785398,0)-SDImageRoundCornerTransformer(50.000000,18446744073709551615,1.000000,#ff000000)-SDImageFlippingTransformer(1,1)-SDImageCroppingTransformer({0.000000,0.000000,50.000000,50.000000})-SDImageTintTransformer(#00000000,18)-SDImageBlurTransformer(5.000000)")
+    }
 }
