@@ -34,19 +34,7 @@ import WebImageTestSupport
     func partialImagesArriveBeforeTheWholeOne(query: String) async throws {
         try await withTestHTTPServer { server in
             // The first half of the body, then nothing until the test has seen a partial image.
-            let held = Mutex<(TestHTTPResponder, [UInt8])?>(nil)
-            server.routes.registerPrefix("/half/") { request, responder in
-                guard let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder) else {
-                    responder.respond(status: 404, text: "no fixture")
-                    return
-                }
-                var headers = [("Content-Type", entry.contentType)]
-                if request.query["length"] != nil { headers.append(("Content-Length", String(entry.bytes.count))) }
-                responder.writeHead(status: 200, headers: headers)
-                let half = entry.bytes.count / 2
-                responder.writeBody(entry.bytes[..<half])
-                held.withLock { $0 = (responder, Array(entry.bytes[half...])) }
-            }
+            let half = TestHTTPHalfBody(on: server)
             let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let partials = Mutex<[Image]>([])
@@ -60,11 +48,8 @@ import WebImageTestSupport
                 completion: { result in final.withLock { $0 = result } }
             )
             #expect(await waitUntil(timeout: .seconds(30)) { !partials.withLock { $0.isEmpty } }, "a partial image from half the body")
-            let rest = try #require(held.withLock { $0 })
-            rest.0.eventLoop.execute {
-                rest.0.writeBody(rest.1)
-                rest.0.end()
-            }
+            #expect(half.isHolding)
+            half.release()
             #expect(await waitUntil(timeout: .seconds(30)) { final.withLock { $0 != nil } })
             let image = try #require(try final.withLock { $0 }?.get().image)
             #expect(!image.isIncremental)

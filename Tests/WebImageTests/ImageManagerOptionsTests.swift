@@ -174,37 +174,19 @@ import WebImageTestSupport
 
     @Test func progressiveLoadsYieldPartialImagesBeforeTheResult() async throws {
         try await withTestHTTPServer { server in
-            // Half of the body, then the rest only once the test has seen a partial image.
-            let held = Mutex<(TestHTTPResponder, [UInt8])?>(nil)
-            server.routes.registerPrefix("/half/") { request, responder in
-                guard let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder) else {
-                    responder.respond(status: 404, text: "no fixture")
-                    return
-                }
-                responder.writeHead(status: 200, headers: [("Content-Type", entry.contentType), ("Content-Length", String(entry.bytes.count))])
-                let half = entry.bytes.count / 2
-                responder.writeBody(entry.bytes[..<half])
-                held.withLock { $0 = (responder, Array(entry.bytes[half...])) }
-            }
+            // Half of the body, then the rest only once the test has seen a partial image; should none come, the rest
+            // is sent anyway after a while, so that the test fails instead of hanging.
+            let half = TestHTTPHalfBody(on: server)
             let harness = ManagerHarness()
-            // Should no partial image come, the rest is sent anyway after a while: the test fails, it does not hang.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
-                if let (responder, rest) = held.withLock({ $0.take() }) {
-                    responder.writeBody(rest)
-                    responder.end()
-                }
-            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) { half.release() }
             var events: [String] = []
-            for try await event in harness.manager.imageLoadEvents(url: server.url("/half/webp/photo.webp"), options: .progressiveLoad) {
+            for try await event in harness.manager.imageLoadEvents(url: server.url("/half/webp/photo.webp?length=1"), options: .progressiveLoad) {
                 switch event {
                 case .progress: break
                 case .partialImage(let image):
                     if !events.contains("partial") {
                         #expect(image.pixelSize == PixelSize(width: 320, height: 240))
-                        if let (responder, rest) = held.withLock({ $0.take() }) {
-                            responder.writeBody(rest)
-                            responder.end()
-                        }
+                        half.release()
                     }
                     events.append("partial")
                 case .result(let loaded):
