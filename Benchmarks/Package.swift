@@ -43,6 +43,12 @@ let package = Package(
             dependencies: [.product(name: "WebImage", package: libraryPackage)],
             path: "Tools/OurDecode"
         ),
+        // Our resize and blur timed in one process, against pyvips (Scripts/bench-transform.sh).
+        .executableTarget(
+            name: "TransformTiming",
+            dependencies: [.product(name: "WebImage", package: libraryPackage)],
+            path: "Tools/TransformTiming"
+        ),
         // The loopback server of the download benchmarks, run as a child process.
         .executableTarget(
             name: "LoopbackServer",

@@ -259,4 +259,27 @@ import WebImageTestSupport
             #expect(result.frames[1].pixels[x: w / 2, y: h / 2] == .blue)
         }
     }
+
+    @Test(arguments: [true, false])
+    func splittingAcrossWorkersChangesNoPixel(opaque: Bool) throws {
+        // Large enough that a blur splits its work by default; an odd width leaves a narrow last strip.
+        let width = 1_031, height = 1_019
+        let source = try PixelBuffer(uninitializedWidth: width, height: height)
+        var state: UInt32 = 12_345
+        for y in 0..<height {
+            let row = source.mutableBaseAddress.advanced(by: y * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width * 4 {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                row[x] = opaque && x % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        let box = ImageTransformers.Blur.BoxBlur(boxSize: ImageTransformers.Blur.boxSize(radius: 3))
+        let serial = try PixelBuffer(uninitializedWidth: width, height: height)
+        box.blur(source, into: serial, opaque: opaque, workers: 1)
+        for workers in [2, 3] {
+            let split = try PixelBuffer(uninitializedWidth: width, height: height)
+            box.blur(source, into: split, opaque: opaque, workers: workers)
+            #expect(split == serial, "\(workers) workers")
+        }
+    }
 }

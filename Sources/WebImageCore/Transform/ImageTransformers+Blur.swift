@@ -1,3 +1,10 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension ImageTransformers {
     /// Blurs the image, as SDWebImage's `SDImageBlurTransformer`.
     ///
@@ -76,16 +83,38 @@ extension ImageTransformers.Blur {
 
         /// Writes `source` blurred into `result` (same size). When `opaque`, every alpha is 255 and the
         /// premultiplication is skipped.
-        func blur(_ source: PixelBuffer, into result: PixelBuffer, opaque: Bool) {
+        ///
+        /// An image of a megapixel or more is split across the active cores: bands of rows for the passes across,
+        /// then strips of columns for the passes down, each worker with its own scratch. Smaller images stay on
+        /// the calling thread, where the hand-off would cost more than it saves.
+        ///
+        /// - Parameter workers: How many workers to split the work across; by default as described above.
+        func blur(_ source: PixelBuffer, into result: PixelBuffer, opaque: Bool, workers: Int? = nil) {
             let width = source.width, height = source.height
+            let workers = workers ?? (width * height >= 1 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1)
+            let strips = (width + Self.stripWidth - 1) / Self.stripWidth
+            if workers == 1 {
+                blurRows(source, into: result, rows: 0..<height, opaque: opaque)
+                blurStrips(result, strips: 0..<strips, opaque: opaque)
+                return
+            }
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                blurRows(source, into: result, rows: height * worker / workers..<height * (worker + 1) / workers, opaque: opaque)
+            }
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                blurStrips(result, strips: strips * worker / workers..<strips * (worker + 1) / workers, opaque: opaque)
+            }
+        }
+
+        /// Across: three passes per row while the row is in cache; `result` then holds premultiplied pixels.
+        private func blurRows(_ source: PixelBuffer, into result: PixelBuffer, rows: Range<Int>, opaque: Bool) {
+            let width = source.width
             let rowBytes = width * 4
             let rowA = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
             defer { rowA.deallocate() }
             let rowB = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
             defer { rowB.deallocate() }
-
-            // Across: three passes per row while the row is in cache; the result holds premultiplied pixels.
-            for y in 0..<height {
+            for y in rows {
                 let from = source.baseAddress.advanced(by: y * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
                 let to = result.mutableBaseAddress.advanced(by: y * result.bytesPerRow).assumingMemoryBound(to: UInt8.self)
                 if opaque {
@@ -97,8 +126,13 @@ extension ImageTransformers.Blur {
                 boxRow(rowB, into: rowA, width: width)
                 boxRow(rowA, into: to, width: width)
             }
+        }
 
-            // Down: three passes per strip of columns, the last one back into the result.
+        /// Down: three passes per strip of columns, the last one back into `result`, which is then made straight
+        /// again.
+        private func blurStrips(_ result: PixelBuffer, strips: Range<Int>, opaque: Bool) {
+            let width = result.width, height = result.height
+            guard !strips.isEmpty else { return }
             let stripBytes = min(width, Self.stripWidth) * 4
             let stripA = UnsafeMutablePointer<UInt8>.allocate(capacity: stripBytes * height)
             defer { stripA.deallocate() }
@@ -107,8 +141,8 @@ extension ImageTransformers.Blur {
             let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: stripBytes)
             defer { sums.deallocate() }
             let stride = result.bytesPerRow
-            var x = 0
-            while x < width {
+            for strip in strips {
+                let x = strip * Self.stripWidth
                 let bytes = min(Self.stripWidth, width - x) * 4
                 let columns = result.mutableBaseAddress.advanced(by: x * 4).assumingMemoryBound(to: UInt8.self)
                 boxColumns(columns, stride: stride, into: stripA, stride: bytes, bytes: bytes, height: height, sums: sums)
@@ -119,7 +153,6 @@ extension ImageTransformers.Blur {
                         Self.unpremultiply(columns + y * stride, width: bytes / 4)
                     }
                 }
-                x += Self.stripWidth
             }
         }
 
