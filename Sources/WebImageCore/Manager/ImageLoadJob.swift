@@ -172,9 +172,7 @@ final class ImageLoadJob: Sendable {
                 return finish(.success(ImageLoadResult(image: image, data: cached.data, cacheType: cached.cacheType, url: url, outcome: .notModified)))
             }
             // Recorded before the completion runs, so that a retry from the completion sees it.
-            if error.code != .cancelled, shouldBlock?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
-                manager.failedURLList.add(url, error: error)
-            }
+            manager.recordFailure(url, error: error, loader: loader, shouldBlock: shouldBlock)
             finish(.failure(error))
         case .success(let loaded):
             manager.failedURLList.remove(url)

@@ -20,16 +20,12 @@ extension ImageManager {
         completion: @escaping @Sendable (Result<ImageCacheType, WebImageError>) -> Void
     ) -> @Sendable () -> Void {
         let settings = currentSettings
-        var options = options
-        var resolved = resolved(context, with: settings)
-        if let processor = settings.optionsProcessor, let processed = processor(url, options, resolved) {
-            (options, resolved) = processed
-        }
-        resolved.callbackQueue = .inline
-        let context = resolved
-        let loadOptions = options
-        if !options.contains(.retryFailed), let failed = failedURLList.entry(for: url) {
-            completion(.failure(WebImageError(.blackListed, "\(url.absoluteString) failed recently (\(failed.error.code.name))")))
+        let (loadOptions, prepared) = prepared(url, options: options, context: context, settings: settings)
+        var inline = prepared
+        inline.callbackQueue = .inline
+        let context = inline
+        if let blocked = blockedError(for: url, options: loadOptions) {
+            completion(.failure(blocked))
             return {}
         }
         let loader = context.imageLoader ?? self.loader
@@ -57,9 +53,7 @@ extension ImageManager {
             let token = dataLoader.requestData(url: url, options: loadOptions, context: context, progress: nil) { [self] result in
                 switch result {
                 case .failure(let error):
-                    if error.code != .cancelled, settings.shouldBlockFailedURL?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) {
-                        failedURLList.add(url, error: error)
-                    }
+                    recordFailure(url, error: error, loader: loader, shouldBlock: settings.shouldBlockFailedURL)
                     latch.finish(.failure(error))
                 case .success(let body):
                     failedURLList.remove(url)

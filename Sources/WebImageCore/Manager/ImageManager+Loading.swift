@@ -48,21 +48,15 @@ extension ImageManager {
             completion(.success(hit))
             return ImageLoadOperation(deliveredDuringCall: url)
         }
-        var options = options
-        var context = resolved(context, with: settings)
-        if let processor = settings.optionsProcessor, let processed = processor(url, options, context) {
-            (options, context) = processed
-        }
+        let (options, context) = prepared(url, options: options, context: context, settings: settings)
         let callbackQueue = context.callbackQueue ?? .default
         let operation = ImageLoadOperation(url: url, callbackQueue: callbackQueue, progress: progress, completion: completion)
         guard let url, !url.absoluteString.isEmpty else {
             operation.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
             return operation
         }
-        if !options.contains(.retryFailed), let failed = failedURLList.entry(for: url) {
-            let message = "\(url.absoluteString) failed recently (\(failed.error.code.name): \(failed.error.message)); "
-                + "it is not tried again until it expires, or with retryFailed"
-            operation.finish(.failure(WebImageError(.blackListed, message)), duringCall: true)
+        if let blocked = blockedError(for: url, options: options) {
+            operation.finish(.failure(blocked), duringCall: true)
             return operation
         }
         register(operation)
