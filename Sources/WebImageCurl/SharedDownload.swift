@@ -318,7 +318,7 @@ final class SharedDownload: CurlTransferSink {
         }
         do throws(WebImageError) {
             // The options are recorded so that a cache can tell a first-frame-only decode from the whole animation.
-            let image = try caller.coder.decode(data, options: caller.decodeKey.options).recording(decodeOptions: caller.decodeKey.options)
+            let image = try caller.coder.decodeForLoad(data, options: caller.decodeKey.options)
             return .success(.image(ImageLoaderResult(image: image, data: data, response: response)))
         } catch {
             // A body no coder recognises is bad image data to a downloader, as SDWebImage reports it.

@@ -34,7 +34,7 @@ extension ImageCache {
         /// The memory tier's image for this plan: handed out as its first frame with `decodeFirstFrameOnly`; a
         /// miss with `matchAnimatedImageClass` when it is a first-frame-only decode and the caller wants frames.
         func memoryHit(in cache: ImageCache) -> Image? {
-            cache.memoryImage(forKey: memoryKey, options: options)
+            cache.memoryImage(forKey: memoryKey, options: options, framesOnDemand: decodeOptions.framesOnDemand)
         }
 
         /// The identity of the read and decode this plan needs, for sharing them between concurrent queries; nil
@@ -53,12 +53,16 @@ extension ImageCache {
 
 extension ImageCache {
     /// The memory tier's image for `key` as a query with `options` sees it: handed out as its first frame with
-    /// `decodeFirstFrameOnly`; nil with `matchAnimatedImageClass` when it is a first-frame-only decode. No lock
-    /// but the memory tier's, no allocation.
-    package func memoryImage(forKey key: String, options: ImageOptions) -> Image? {
+    /// `decodeFirstFrameOnly`; nil with `matchAnimatedImageClass` when it is a first-frame-only decode, or when
+    /// the caller wants frames on demand and the image was not decoded that way. No lock but the memory tier's,
+    /// no allocation.
+    package func memoryImage(forKey key: String, options: ImageOptions, framesOnDemand: Bool) -> Image? {
         guard let image = memoryCache.image(forKey: key) else { return nil }
         if options.contains(.decodeFirstFrameOnly) { return image.firstFrame }
-        if options.contains(.matchAnimatedImageClass), image.decodeOptions?.firstFrameOnly == true { return nil }
+        if options.contains(.matchAnimatedImageClass) {
+            if image.decodeOptions?.firstFrameOnly == true { return nil }
+            if framesOnDemand, image.animation == nil, image.decodeOptions?.framesOnDemand != true { return nil }
+        }
         return image
     }
 }

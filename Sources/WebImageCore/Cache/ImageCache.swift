@@ -125,7 +125,7 @@ public final class ImageCache: ImageCaching, Sendable {
     func decodeDiskData(_ data: Data, plan: QueryPlan) -> Image? {
         let image: Image
         do {
-            image = try plan.coder.decode(data, options: plan.decodeOptions).recording(decodeOptions: plan.decodeOptions)
+            image = try plan.coder.decodeForLoad(data, options: plan.decodeOptions)
         } catch {
             if error.code != .imageTooLarge {
                 let key = plan.key

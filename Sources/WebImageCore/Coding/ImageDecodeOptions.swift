@@ -43,6 +43,13 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// Keep the pixels as stored and report the EXIF orientation in ``Image/orientation``, instead of turning
     /// them upright.
     public var keepsOriginalOrientation: Bool = false
+    /// Decode an animation as an ``AnimatedImage`` whose frames are decoded when asked for, instead of every frame
+    /// at once (SDWebImage's `animatedImageClass` set to `SDAnimatedImage`). The image then holds the first frame
+    /// and carries the animation in ``Image/animation``. Coders without frames on demand decode as usual.
+    public var framesOnDemand: Bool = false
+    /// With ``framesOnDemand``: decode every frame before the image is delivered and keep them (SDWebImage's
+    /// `preloadAllFrames`).
+    public var preloadsAllFrames: Bool = false
 
     /// Creates options with the defaults.
     public init() {}
@@ -56,7 +63,9 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         scaleDownLimitBytes: Int? = nil,
         maxPixelCount: Int = ImageDecodeOptions.defaultMaxPixelCount,
         maxFrameCount: Int = ImageDecodeOptions.defaultMaxFrameCount,
-        keepsOriginalOrientation: Bool = false
+        keepsOriginalOrientation: Bool = false,
+        framesOnDemand: Bool = false,
+        preloadsAllFrames: Bool = false
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scaleFactor = scaleFactor
@@ -66,6 +75,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.maxPixelCount = maxPixelCount
         self.maxFrameCount = maxFrameCount
         self.keepsOriginalOrientation = keepsOriginalOrientation
+        self.framesOnDemand = framesOnDemand
+        self.preloadsAllFrames = preloadsAllFrames
     }
 
     /// Whether the caller asked for a reduced decode (a thumbnail size or a scale-down limit).

@@ -28,8 +28,13 @@ public final class Image: Sendable {
     public let isIncremental: Bool
     /// The options the image was decoded with, when the code that decoded it recorded them (the cache does).
     public let decodeOptions: ImageDecodeOptions?
-    /// Bytes of pixel memory the image holds: `bytesPerRow * height` for each distinct frame buffer.
+    /// Bytes of pixel memory the image holds: `bytesPerRow * height` for each distinct frame buffer, plus, for an
+    /// animation decoded on demand whose frames were all preloaded, those frames.
     public let memoryCost: Int
+    /// The animation behind this image when it was decoded with frames on demand
+    /// (``ImageDecodeOptions/framesOnDemand``): ``frames`` then holds only the first frame, and the animation hands
+    /// out the others as they are needed. Nil for a still image or an animation decoded whole.
+    public let animation: AnimatedImage?
 
     /// Creates an image from frames.
     ///
@@ -42,7 +47,8 @@ public final class Image: Sendable {
         hasAlpha: Bool,
         orientation: ImageOrientation = .up,
         isIncremental: Bool = false,
-        decodeOptions: ImageDecodeOptions? = nil
+        decodeOptions: ImageDecodeOptions? = nil,
+        animation: AnimatedImage? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         let size = frames[0].pixels.size
@@ -55,7 +61,12 @@ public final class Image: Sendable {
         self.orientation = orientation
         self.isIncremental = isIncremental
         self.decodeOptions = decodeOptions
-        self.memoryCost = Image.cost(of: frames)
+        self.animation = animation
+        var cost = Image.cost(of: frames)
+        if let animation, animation.isAllFramesLoaded {
+            cost = max(cost, animation.framePool.byteCount)
+        }
+        self.memoryCost = cost
     }
 
     /// Creates a still image from one pixel buffer.
@@ -87,7 +98,8 @@ public final class Image: Sendable {
             hasAlpha: hasAlpha,
             orientation: orientation,
             isIncremental: isIncremental,
-            decodeOptions: decodeOptions
+            decodeOptions: decodeOptions,
+            animation: animation
         )
     }
 
@@ -115,10 +127,29 @@ public final class Image: Sendable {
     public var bytesPerRow: Int { frames[0].pixels.bytesPerRow }
     /// The size in pixels.
     public var pixelSize: PixelSize { frames[0].pixels.size }
-    /// Whether the image has more than one frame.
-    public var isAnimated: Bool { frames.count > 1 }
+    /// Whether the image has more than one frame (held, or decoded on demand by ``animation``).
+    public var isAnimated: Bool { frames.count > 1 || animation != nil }
+    /// The number of frames: held, or decoded on demand by ``animation``.
+    public var frameCount: Int { animation?.frameCount ?? frames.count }
     /// The sum of the frame durations, in seconds.
-    public var duration: Double { frames.reduce(0) { $0 + $1.duration } }
+    public var duration: Double { animation?.totalDuration ?? frames.reduce(0) { $0 + $1.duration } }
+
+    /// This image with every frame in ``frames``: itself unless its frames are decoded on demand, in which case
+    /// every frame is decoded now (reusing the ones the animation's pool holds).
+    public func withAllFrames() throws(WebImageError) -> Image {
+        guard let animation else { return self }
+        let whole = try animation.makeImage(scale: scale)
+        return Image(
+            frames: whole.frames,
+            loopCount: loopCount,
+            scale: scale,
+            format: format,
+            hasAlpha: hasAlpha,
+            orientation: orientation,
+            isIncremental: isIncremental,
+            decodeOptions: decodeOptions
+        )
+    }
 
     /// The number of distinct pixel buffers among the frames (frames that did not change share one).
     public var uniqueFrameCount: Int {
@@ -140,7 +171,8 @@ public final class Image: Sendable {
 extension Image: CustomStringConvertible {
     public var description: String {
         var text = "Image(\(width) x \(height), \(format)"
-        if isAnimated { text += ", \(frames.count) frames, loop \(loopCount)" }
+        if isAnimated { text += ", \(frameCount) frames, loop \(loopCount)" }
+        if animation != nil { text += ", on demand" }
         if hasAlpha { text += ", alpha" }
         if scale != 1 { text += ", @\(scale)x" }
         return text + ")"

@@ -45,7 +45,7 @@ enum LocalImageLoad {
                     data = decrypted
                 }
                 guard !latch.isDone else { return }
-                let image = try coder.decode(data, options: decodeOptions).recording(decodeOptions: decodeOptions)
+                let image = try coder.decodeForLoad(data, options: decodeOptions)
                 latch.finish(.success(ImageLoaderResult(image: image, data: data)))
             } catch {
                 latch.finish(.failure(error))

@@ -98,7 +98,10 @@ extension ImageManager {
             preserveAspectRatio: context.preserveAspectRatio,
             transformer: context.disablesTransformer ? nil : context.imageTransformer ?? settings.transformer
         ).full
-        guard !key.isEmpty, let image = cache.memoryImage(forKey: key, options: options) else { return nil }
+        let framesOnDemand = context.framesOnDemand ?? context.decodeOptions?.framesOnDemand ?? false
+        guard !key.isEmpty, let image = cache.memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand) else {
+            return nil
+        }
         return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
     }
 

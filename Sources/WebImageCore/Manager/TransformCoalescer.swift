@@ -65,7 +65,9 @@ final class TransformCoalescer: Sendable {
             completion(result)
         case .run:
             executor.submit { [self] in
-                let result = transformer.transform(image: image, key: key)
+                // Transformers work on frames in memory: an animation decoded on demand is decoded whole first.
+                let whole = image.animation == nil ? image : (try? image.withAllFrames()) ?? image
+                let result = transformer.transform(image: whole, key: key)
                 let callers = state.withLock { state in
                     remember(Done(source: image, result: result, keptSource: result == nil), for: id, in: &state)
                     return state.running.removeValue(forKey: id) ?? []

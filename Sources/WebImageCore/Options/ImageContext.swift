@@ -37,6 +37,9 @@ public struct ImageContext: Sendable {
     public var typeIdentifierHint: String?
     /// Decode to at most this many bytes of pixels; not part of the cache key.
     public var scaleDownLimitBytes: Int?
+    /// Deliver animations as ``AnimatedImage``s with frames decoded on demand (SDWebImage's `animatedImageClass`);
+    /// not part of the cache key. See ``ImageDecodeOptions/framesOnDemand``.
+    public var framesOnDemand: Bool?
     /// Options for encoding an image the cache has no data for.
     public var encodeOptions: ImageEncodeOptions?
     /// Which tiers to query for the key; default all.

@@ -43,10 +43,11 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let forceTransition = ImageOptions(rawValue: 1 << 17)
     /// Decode only the first frame; a cached animation is handed out as its first frame.
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 19)
-    /// Decode every frame of an animation ahead of time.
+    /// Decode every frame of an animation ahead of time: with frames on demand (``ImageContext/framesOnDemand``),
+    /// the ``AnimatedImage`` of an image read from disk or loaded holds every frame before it is delivered.
     public static let preloadAllFrames = ImageOptions(rawValue: 1 << 20)
-    /// The result must hold every frame of its source: a cached first-frame-only decode of an animation
-    /// counts as a miss.
+    /// The result must be of the kind asked for: a cached first-frame-only decode of an animation counts as a
+    /// miss, and so does, with frames on demand (``ImageContext/framesOnDemand``), an image decoded otherwise.
     public static let matchAnimatedImageClass = ImageOptions(rawValue: 1 << 21)
     /// Call the completion only after the result is stored in the cache, disk included.
     public static let waitStoreCache = ImageOptions(rawValue: 1 << 22)
