@@ -15,6 +15,10 @@ struct FetchCommand: ParsableCommand {
             decoded, and stored; a second run over the same URLs is served from disk without a request. Lines are \
             printed as loads finish; "source" says where each image came from (none: the network). On a terminal \
             a progress bar is drawn on standard error. The command returns once every image is on disk.
+
+            With --transform the chain runs after the load (after the thumbnail decode with --thumbnail), on \
+            animations too, and the result is cached under the key with the chain's SDWebImage transformer key \
+            inserted; the original is stored under the URL's key, so another chain needs no request.
             """
     )
 
@@ -29,10 +33,13 @@ struct FetchCommand: ParsableCommand {
     @Option(help: "Decode a thumbnail that fits W x H pixels instead of the full image, as 'WxH'.")
     var thumbnail: String?
 
+    @Option(help: TransformArgument.help, transform: { try TransformArgument(chain: $0) })
+    var transform: TransformArgument?
+
     @Option(help: "Load options, comma-separated: \(ImageOptionsArgument.names.keys.sorted().joined(separator: ", ")).")
     var options: ImageOptionsArgument?
 
-    @Option(help: "A directory to save each image in (its loaded bytes, or the thumbnail encoded), named as the disk cache names it.")
+    @Option(help: "A directory to save each image in (its loaded bytes, or the thumbnail or transformed image encoded), named as the disk cache names it.")
     var out: String?
 
     @OptionGroup var output: OutputOptions
@@ -52,8 +59,11 @@ struct FetchCommand: ParsableCommand {
         var context = ImageContext()
         context.callbackQueue = .global
         context.thumbnailPixelSize = thumbnail.flatMap(Self.size)
-        // Returned only once every image is stored, so that the next run finds it on disk.
-        let loadOptions = (options?.options ?? []).union(.waitStoreCache)
+        context.imageTransformer = transform?.transformer
+        // Returned only once every image is stored, so that the next run finds it on disk. A chain asked for on
+        // the command line runs on animations too.
+        var loadOptions = (options?.options ?? []).union(.waitStoreCache)
+        if transform != nil { loadOptions.insert(.transformAnimatedImage) }
         let concurrency = self.manager.concurrency
         let run = FetchRun(total: list.count, json: output.json, showsProgress: !output.json && isatty(STDERR_FILENO) == 1)
         let clock = ContinuousClock()
@@ -69,6 +79,7 @@ struct FetchCommand: ParsableCommand {
                 slots.signal()
                 continue
             }
+            let key = manager.cacheKey(for: url, context: context)
             manager.loadImage(url: url, options: loadOptions, context: context) { [out] result in
                 if case .success(let loaded) = result, !loaded.isFinal { return }
                 var report = Report(file: string)
@@ -79,7 +90,7 @@ struct FetchCommand: ParsableCommand {
                     report.describe(loaded.image)
                     report.source = loaded.cacheType.description
                     report.bytes = loaded.data?.count
-                    if let out { Self.save(loaded, key: string, in: out, report: &report) }
+                    if let out { Self.save(loaded, key: key, in: out, report: &report) }
                 case .failure(let error):
                     report.fail(error)
                     report.status = error.statusCode
@@ -101,7 +112,8 @@ struct FetchCommand: ParsableCommand {
         if summary.failed > 0 { throw ExitCode(1) }
     }
 
-    /// Writes the loaded bytes, or the image encoded when it has none of its own (a thumbnail).
+    /// Writes the loaded bytes, or the image encoded when it has none of its own (a thumbnail, a transformed
+    /// image), in the file the disk cache would name for `key`.
     private static func save(_ loaded: ImageLoadResult, key: String, in directory: String, report: inout Report) {
         let path = (directory as NSString).appendingPathComponent(DiskCache.fileName(forKey: key))
         do {

@@ -19,6 +19,7 @@ struct ImageOptionsArgument: ExpressibleByArgument {
         "fromLoaderOnly": .fromLoaderOnly,
         "decodeFirstFrameOnly": .decodeFirstFrameOnly,
         "preloadAllFrames": .preloadAllFrames,
+        "transformAnimatedImage": .transformAnimatedImage,
         "waitStoreCache": .waitStoreCache,
     ]
 

@@ -17,6 +17,8 @@ struct Report: Encodable {
     var frames: Int?
     var ms: Double?
     var loopCount: Int?
+    /// How long each frame of an animation is shown, in seconds (`info`, `frames`).
+    var durations: [Double]?
     var hasAlpha: Bool?
     var orientation: String?
     var megapixelsPerSecond: Double?

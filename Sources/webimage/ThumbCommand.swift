@@ -8,8 +8,9 @@ struct ThumbCommand: ParsableCommand {
         commandName: "thumb",
         abstract: "Write a thumbnail of each file that fits inside N x N pixels.",
         discussion: """
-            JPEG and WebP are decoded reduced (DCT scaling, libwebp scaling), so a large photo never becomes a
-            full-size bitmap. Animations keep their frames. Thumbnails are named NAME-N.EXT in the output directory.
+            JPEG and WebP are decoded reduced (DCT scaling, libwebp scaling), so a large photo never becomes a \
+            full-size bitmap. Animations keep their frames. With --transform the chain runs on the thumbnail, on \
+            every frame of an animation. Thumbnails are named NAME-N.EXT in the output directory.
             """
     )
 
@@ -22,6 +23,9 @@ struct ThumbCommand: ParsableCommand {
     @Option(name: .long, help: "Directory for the thumbnails (created if needed).")
     var out: String = "thumbnails"
 
+    @Option(help: TransformArgument.help, transform: { try TransformArgument(chain: $0) })
+    var transform: TransformArgument?
+
     @OptionGroup var encoding: EncodeArguments
     @OptionGroup var output: OutputOptions
 
@@ -32,25 +36,53 @@ struct ThumbCommand: ParsableCommand {
     func run() throws {
         var reporter = Reporter(json: output.json)
         for file in files {
-            reporter.emit(Self.thumbnail(file, size: size, out: out, encoding: encoding)) { r in
+            reporter.emit(Self.thumbnail(file, size: size, out: out, encoding: encoding, transformer: transform?.transformer)) { r in
                 "\(r.file) -> \(r.output ?? "?"): \(r.width ?? 0)x\(r.height ?? 0) \(r.format ?? "?"), \(r.bytes ?? 0) bytes in \(formatMilliseconds(r.ms))"
             }
         }
         if !reporter.allSucceeded { throw ExitCode(1) }
     }
 
+    /// Decodes `file` reduced to fit `size` x `size`, runs `transformer` on the result when given, and writes it
+    /// to `out` as `encoding` says.
     static func thumbnail(
         _ file: String,
         size: Int,
         out: String,
         encoding: EncodeArguments,
+        transformer: (any ImageTransforming)? = nil,
         registry: ImageCoderRegistry = .shared
     ) -> Report {
         let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: size))
-        return transcode(file, decoding: options, encoding: encoding, registry: registry) { format in
+        let destination = { (format: ImageFormat) throws -> String in
             try makeDirectory(out)
             let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             return URL(fileURLWithPath: out).appendingPathComponent("\(name)-\(size).\(format.fileExtension ?? format.name)").path
         }
+        guard let transformer else {
+            return transcode(file, decoding: options, encoding: encoding, registry: registry, destination: destination)
+        }
+        var report = Report(file: file)
+        do {
+            let data = try readFile(file)
+            let ((image, encoded, format), ms) = try measure {
+                let thumbnail = try registry.decode(data, options: options)
+                // nil: the chain changed nothing.
+                let image = transformer.transform(image: thumbnail, key: file) ?? thumbnail
+                let format = encoding.outputFormat(for: image, registry: registry)
+                return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
+            }
+            let path = try destination(format)
+            try writeFile(encoded, to: path)
+            report.ok = true
+            report.describe(image)
+            report.format = format.name
+            report.ms = ms
+            report.output = path
+            report.bytes = encoded.count
+        } catch {
+            report.fail(error)
+        }
+        return report
     }
 }

@@ -13,6 +13,7 @@ struct WebImageTool: ParsableCommand {
         subcommands: [
             InfoCommand.self, DecodeCommand.self, ThumbCommand.self, ConvertCommand.self, DemoCommand.self, CacheCommand.self,
             FetchCommand.self, PrefetchCommand.self,
+            FramesCommand.self,
         ]
     )
 }

@@ -75,6 +75,50 @@ import WebImageTestSupport
         }
     }
 
+    @Test func aTransformChainIsCachedUnderTheTransformedKey() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-transform-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let url = server.url("/image/jpeg/photo.jpg").absoluteString
+            let chain = "resize=64x48:fill,gray"
+            let arguments = ["fetch", url, "--json", "--cache-dir", root.path, "--namespace", "cli", "--transform", chain]
+            let first = try run(arguments + ["--out", root.appendingPathComponent("out").path])
+            #expect(first.status == 0)
+            let loaded = try #require(first.lines.first)
+            #expect(loaded["source"] as? String == "none")
+            #expect(loaded["width"] as? Int == 64 && loaded["height"] as? Int == 48)
+            #expect(server.totalRequestCount == 1)
+
+            // SDWebImage's key: the chain's transformer key inserted before the URL's extension.
+            let transformerKey = ImageTransformers.Pipeline([
+                ImageTransformers.Resize(width: 64, height: 48, scaleMode: .fill),
+                ImageTransformers.Grayscale(),
+            ]).transformerKey
+            let key = ImageCacheKeys.transformedKey(for: url, transformerKey: transformerKey)
+            #expect(key.contains("-SDImageResizingTransformer(%7B64.000000,48.000000%7D,0)-SDImageGrayscaleTransformer.jpg"), "\(key)")
+            let namespace = root.appendingPathComponent("cli")
+            #expect(FileManager.default.fileExists(atPath: namespace.appendingPathComponent(DiskCache.fileName(forKey: key)).path))
+            #expect(FileManager.default.fileExists(atPath: namespace.appendingPathComponent(DiskCache.fileName(forKey: url)).path), "the original too")
+            #expect(loaded["output"] as? String == root.appendingPathComponent("out").appendingPathComponent(DiskCache.fileName(forKey: key)).path)
+
+            let second = try run(arguments)
+            #expect(second.status == 0)
+            let cached = try #require(second.lines.first)
+            #expect(cached["source"] as? String == "disk")
+            #expect(cached["width"] as? Int == 64 && cached["height"] as? Int == 48)
+            #expect(server.totalRequestCount == 1, "no request the second time")
+
+            // Another chain starts from the original on disk.
+            let other = try run(["fetch", url, "--json", "--cache-dir", root.path, "--namespace", "cli", "--transform", "crop=32x24+8+8"])
+            #expect(other.lines.first?["width"] as? Int == 32)
+            #expect(server.totalRequestCount == 1)
+
+            let bad = try run(arguments.dropLast() + ["resize=64x48,gray,spin=3"])
+            #expect(bad.status == 64)
+            #expect(server.totalRequestCount == 1)
+        }
+    }
+
     @Test func prefetchDiskOnlyWarmsTheCacheForFetch() async throws {
         try await withTestHTTPServer { server in
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("prefetch-\(UUID().uuidString)")

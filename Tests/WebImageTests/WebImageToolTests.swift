@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImage
 import WebImageTestSupport
 
 /// The `webimage` tool, run as a user runs it: JSON lines, exit status, files written.
@@ -111,6 +112,56 @@ import WebImageTestSupport
         let bad = try run(["thumb", "--size", "0", Fixtures.url("jpeg/quad-444.jpg").path])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--size"))
+    }
+
+    @Test func infoReportsFrameDurations() throws {
+        let files = ["gif/anim.gif", "png/apng-blend.png", "webp/anim-compose.webp", "jpeg/quad-444.jpg"]
+        let result = try run(["info", "--json"] + files.map { Fixtures.url($0).path })
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = result.objects
+        #expect(objects.count == 4)
+        for (file, object) in zip(files.prefix(3), objects) {
+            let decoded = try ImageCoderRegistry.shared.decode(Fixtures.data(file), options: ImageDecodeOptions())
+            #expect(object["durations"] as? [Double] == decoded.frames.map(\.duration), "\(file)")
+            #expect(object["loopCount"] as? Int == decoded.loopCount, "\(file)")
+            #expect(object["frames"] as? Int == decoded.frames.count, "\(file)")
+        }
+        #expect(objects[0]["durations"] as? [Double] == [0.1, 0.1, 0.1, 0.5])
+        #expect(objects[3]["durations"] == nil, "a still image has none")
+        #expect(objects[3]["loopCount"] == nil)
+
+        let text = try run(["info", Fixtures.url("gif/anim.gif").path, Fixtures.url("png/apng-blend.png").path])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("gif 32x24, 4 frames, loop 0, durations 100 ms x3, 500 ms") == true, "\(text.stdout)")
+        #expect(lines.last?.hasSuffix(", durations 100 ms, 200 ms, 300 ms") == true, "\(text.stdout)")
+    }
+
+    @Test func thumbRunsTheTransformChainOnTheThumbnail() throws {
+        let file = Fixtures.url("png/rgba8.png").path
+        let result = try run(["thumb", "--json", "--size", "16", "--out", temporary.path, "--transform", "resize=10x6:fill,flip=h,round=2", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        let thumb = try #require(result.objects.first)
+        #expect(thumb["width"] as? Int == 10 && thumb["height"] as? Int == 6)
+        #expect(thumb["format"] as? String == "png")
+        let written = try #require(thumb["output"] as? String)
+
+        // The same chain, run by the library on the same thumbnail decode.
+        let registry = ImageCoderRegistry.shared
+        let thumbnail = try registry.decode(Fixtures.data("png/rgba8.png"), options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(square: 16)))
+        let chain = ImageTransformers.Pipeline([
+            ImageTransformers.Resize(width: 10, height: 6),
+            ImageTransformers.Flip(horizontal: true),
+            ImageTransformers.RoundCorner(radius: 2),
+        ])
+        let expected = try #require(chain.transform(image: thumbnail, key: file))
+        let decoded = try registry.decode(Data(contentsOf: URL(fileURLWithPath: written)), options: ImageDecodeOptions())
+        #expect(decoded.pixels == expected.pixels)
+
+        let bad = try run(["thumb", "--size", "16", "--out", temporary.path, "--transform", "resize=10x6,blur=soft", file])
+        #expect(bad.status == 64, "a usage error, as other validation errors")
+        #expect(bad.stderr.contains("step 2 'blur=soft'"), "\(bad.stderr)")
+        #expect(bad.stdout.isEmpty)
     }
 
     @Test func demoRunsOnTheBundledSamples() throws {
