@@ -135,7 +135,12 @@ extension ImageDownloader {
                     cancelTransfer: { [weak engine] in engine?.cancel($0) },
                     raisePriority: { [weak engine] in engine?.setPriority($0, $1) },
                     progressive: caller.wantsPartialImages
-                        ? ProgressiveDownload(coder: caller.coder, options: caller.decodeKey.options, executor: executor)
+                        ? ProgressiveDownload(
+                            coder: caller.coder,
+                            options: caller.decodeKey.options,
+                            executor: executor,
+                            interval: config.progressiveDecodeInterval
+                        )
                         : nil
                 )
             }

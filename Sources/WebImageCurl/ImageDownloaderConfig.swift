@@ -31,6 +31,10 @@ public struct ImageDownloaderConfig: Sendable {
     /// The least growth of the received fraction (0...1) between two progress reports, as SDWebImage's
     /// setting; 0 reports every chunk. The last report always comes. Ignored when the length is unknown.
     public var minimumProgressInterval: Double = 0
+    /// With `progressiveLoad`, the least time in seconds between the starts of two partial decodes (0.1 by
+    /// default; 0 decodes whenever data arrives and no partial decode is running). Bytes that arrive sooner
+    /// are kept and decoded with the next partial decode; the final image is never delayed.
+    public var progressiveDecodeInterval: Double = 0.1
     /// Header fields sent with every request, before the request modifier runs.
     public var httpHeaders: [HTTPHeader] = ImageDownloaderConfig.defaultHeaders
     /// A user name and password for HTTP basic authentication, sent with every request.

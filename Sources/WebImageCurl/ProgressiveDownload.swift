@@ -7,7 +7,8 @@ import Synchronization
 import WebImageCore
 
 /// The partial images of one progressive transfer: the body so far, kept as it arrives, and an incremental
-/// decoder fed from it on the executor, at most one partial decode at a time.
+/// decoder fed from it on the executor, at most one partial decode at a time, and the starts of two at least
+/// `interval` apart. Partial decodes stop when the transfer ends, whether it completed, failed or was cancelled.
 ///
 /// The transfer's thread only appends and, when no partial decode is running, hands a snapshot to the executor;
 /// the lock is shared only with that one decode, so it is never held for long.
@@ -19,17 +20,21 @@ final class ProgressiveDownload: Sendable {
         /// Made from the first bytes that a coder can start on; nil until then, or for good when none can.
         var decoder: (any IncrementalImageDecoding)?
         var noDecoder = false
+        /// When the last partial decode started.
+        var lastStart: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
     private let coder: any ImageCoding
     private let options: ImageDecodeOptions
     private let executor: BoundedExecutor
+    private let interval: Duration
 
-    init(coder: any ImageCoding, options: ImageDecodeOptions, executor: BoundedExecutor) {
+    init(coder: any ImageCoding, options: ImageDecodeOptions, executor: BoundedExecutor, interval: Double = 0) {
         self.coder = coder
         self.options = options
         self.executor = executor
+        self.interval = .milliseconds(Int64((max(interval, 0) * 1000).rounded()))
     }
 
     /// Appends `chunk`; when no partial decode is running, starts one over everything received so far and
@@ -38,6 +43,9 @@ final class ProgressiveDownload: Sendable {
         let snapshot: Data? = state.withLock { state in
             state.body.append(contentsOf: chunk)
             guard !state.isFinished, !state.isDecoding, !state.noDecoder else { return nil }
+            let now = ContinuousClock.now
+            if let last = state.lastStart, now - last < interval { return nil }
+            state.lastStart = now
             state.isDecoding = true
             return state.body
         }
@@ -60,7 +68,8 @@ final class ProgressiveDownload: Sendable {
                 state.isDecoding = false
                 return state.isFinished
             }
-            if let image, !finished { deliver(image) }
+            // A decode that found the whole image is the final one's twin: the final result follows anyway.
+            if let image, image.isIncremental, !finished { deliver(image) }
         }
     }
 

@@ -8,28 +8,6 @@ import WebImageTestSupport
 
 /// Progressive loads: partial images while the body arrives, then the whole image.
 @Suite struct ImageDownloaderProgressiveTests {
-    /// Registers `/trickle/<fixture>`: the fixture in `parts` pieces, `interval` ms apart, without a length
-    /// unless `length` is set.
-    static func registerTrickle(on server: TestHTTPServer, parts: Int = 6, interval: Int = 60) {
-        server.routes.registerPrefix("/trickle/") { request, responder in
-            guard let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder) else {
-                responder.respond(status: 404, text: "no fixture")
-                return
-            }
-            var headers = [("Content-Type", entry.contentType)]
-            if request.query["length"] != nil { headers.append(("Content-Length", String(entry.bytes.count))) }
-            responder.writeHead(status: 200, headers: headers)
-            let size = (entry.bytes.count + parts - 1) / parts
-            for part in 0..<parts {
-                let piece = Array(entry.bytes[min(entry.bytes.count, part * size)..<min(entry.bytes.count, (part + 1) * size)])
-                responder.after(milliseconds: interval * (part + 1)) {
-                    responder.writeBody(piece)
-                    if part == parts - 1 { responder.end() }
-                }
-            }
-        }
-    }
-
     @Test(arguments: ["", "?length=1"])
     func partialImagesArriveBeforeTheWholeOne(query: String) async throws {
         try await withTestHTTPServer { server in
@@ -62,7 +40,6 @@ import WebImageTestSupport
 
     @Test func withoutTheOptionNoPartialImagesCome() async throws {
         try await withTestHTTPServer { server in
-            Self.registerTrickle(on: server)
             let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let partials = Mutex(0)

@@ -103,6 +103,22 @@ public final class Image: Sendable {
         )
     }
 
+    /// The same image (its pixel buffers shared, not copied) marked as a partial image of a progressive load.
+    public func markedIncremental() -> Image {
+        guard !isIncremental else { return self }
+        return Image(
+            frames: frames,
+            loopCount: loopCount,
+            scale: scale,
+            format: format,
+            hasAlpha: hasAlpha,
+            orientation: orientation,
+            isIncremental: true,
+            decodeOptions: decodeOptions,
+            animation: animation
+        )
+    }
+
     /// The first frame alone, as a still image (the pixel buffer shared); this image when it is still.
     public var firstFrame: Image {
         guard isAnimated else { return self }

@@ -157,7 +157,24 @@ final class ImageLoadJob: Sendable {
     }
 
     private func request(_ loaderContext: ImageContext, revalidating cached: ImageCacheQueryResult?) {
-        let progress: ImageLoadProgressHandler? = operation.wantsProgress ? { @Sendable [operation] in operation.report($0) } : nil
+        let progress: ImageLoadProgressHandler?
+        if options.contains(.progressiveLoad) {
+            // Partial images: transformed as the final image will be, reported, and delivered as partial results.
+            let transformer = context.imageTransformer
+            let transformsAnimations = options.contains(.transformAnimatedImage)
+            progress = { @Sendable [operation, url, key = keys.full] report in
+                guard var partial = report.partialImage, !operation.isFinished else { return operation.report(report) }
+                if let transformer, !partial.isAnimated || transformsAnimations {
+                    partial = transformer.transform(image: partial, key: key)?.markedIncremental() ?? partial
+                }
+                var shown = report
+                shown.partialImage = partial
+                operation.report(shown)
+                operation.deliverPartial(ImageLoadResult(image: partial, data: nil, cacheType: .none, url: url, outcome: .partial))
+            }
+        } else {
+            progress = operation.wantsProgress ? { @Sendable [operation] in operation.report($0) } : nil
+        }
         let token = loader.requestImage(url: url, options: options, context: loaderContext, progress: progress) { [self] result in
             loaded(result, cached: cached)
         }

@@ -9,9 +9,10 @@ import Synchronization
 /// its loader request, cancelled together (SDWebImage's `SDWebImageCombinedOperation`).
 ///
 /// The completion runs exactly once with a final result: the image, an error, or `cancelled` when ``cancel()``
-/// comes first, whatever the race. The one exception is `refreshCached` with a cached image, where a
-/// ``ImageLoadResult/Outcome/refreshing`` result comes first, always before the final one and never at the same
-/// time as it. Once the final result is claimed, the operation lets go of the completion and the progress
+/// comes first, whatever the race. Results that are not final may come before it: with `refreshCached` and a
+/// cached image, a ``ImageLoadResult/Outcome/refreshing`` result first; with `progressiveLoad`,
+/// ``ImageLoadResult/Outcome/partial`` results. They never overlap one another or the final result, and never
+/// come after it: a partial image that arrives while an earlier one is still being handed over is dropped. Once the final result is claimed, the operation lets go of the completion and the progress
 /// handler, so that keeping the operation does not keep what they capture.
 ///
 /// Thread-safe.
@@ -32,7 +33,7 @@ public final class ImageLoadOperation: Sendable {
         var progressHandler: ImageLoadProgressHandler?
         /// The last progress the loader reported, until a callback takes it.
         var progress: ImageLoadProgress?
-        /// While a `refreshing` result is on its way: what must wait for it (the final result, or the
+        /// While a result that is not final is on its way: what must wait for it (the final result, or the
         /// cancellation), run by the block that delivers it, after it.
         var waitingForRefreshing: [@Sendable () -> Void]?
     }
@@ -146,6 +147,25 @@ public final class ImageLoadOperation: Sendable {
             state.waitingForRefreshing = []
             return state.completion
         }
+        deliverEarly(result, to: completion, duringCall: duringCall)
+    }
+
+    /// Delivers a partial image of a progressive load, unless the operation is finished or another result that
+    /// is not final is still on its way (then it is dropped); the final result waits behind it.
+    func deliverPartial(_ result: ImageLoadResult) {
+        guard !latch.isDone else { return }
+        let completion: ImageLoadResultHandler? = state.withLock { state in
+            guard state.waitingForRefreshing == nil, let completion = state.completion else { return nil }
+            state.waitingForRefreshing = []
+            return completion
+        }
+        guard let completion else { return }
+        deliverEarly(result, to: completion, duringCall: false)
+    }
+
+    /// Hands `result` to `completion` on the callback queue unless the final result came first, then runs what
+    /// waited behind it.
+    private func deliverEarly(_ result: ImageLoadResult, to completion: ImageLoadResultHandler?, duringCall: Bool) {
         callbackQueue.execute(duringCall: duringCall) { [self] in
             if let completion, !latch.isDone { completion(.success(result)) }
             let waiting = state.withLock { state in

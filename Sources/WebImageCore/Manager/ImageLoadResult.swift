@@ -13,8 +13,12 @@ public struct ImageLoadResult: Sendable {
         /// Loaded by the loader (the network, a `data:` or a `file:` URL).
         case loaded
         /// With `refreshCached`: the cached image, delivered at once; a final result follows when the server has
-        /// answered. The only result that is not final.
+        /// answered. Not final.
         case refreshing
+        /// With `progressiveLoad`: an image decoded from the part of the data received so far (SDWebImage's
+        /// `finished == NO`), transformed as the final one will be, never stored. Not final: the final result
+        /// follows, or an error or cancellation.
+        case partial
         /// With `refreshCached`: the server said the cached image is still current (a `304`, or the same bytes).
         case notModified
     }
@@ -40,10 +44,11 @@ public struct ImageLoadResult: Sendable {
         self.outcome = outcome
     }
 
-    /// Whether this is the operation's last result: false only for ``Outcome/refreshing``.
-    public var isFinal: Bool { outcome != .refreshing }
+    /// Whether this is the operation's last result: false for ``Outcome/refreshing`` and ``Outcome/partial``.
+    public var isFinal: Bool { outcome != .refreshing && outcome != .partial }
 }
 
-/// Called with a load's result: once, or twice with `refreshCached` when the image was cached (first a
-/// ``ImageLoadResult/Outcome/refreshing`` result, then the final one).
+/// Called with a load's result: once with the final result, after, for `refreshCached` with a cached image, a
+/// ``ImageLoadResult/Outcome/refreshing`` result, and for `progressiveLoad`, ``ImageLoadResult/Outcome/partial``
+/// results. Results never overlap and none comes after the final one.
 public typealias ImageLoadResultHandler = @Sendable (Result<ImageLoadResult, WebImageError>) -> Void

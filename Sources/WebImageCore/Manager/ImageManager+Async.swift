@@ -73,6 +73,8 @@ extension ImageManager {
         } completion: { result in
             switch result {
             case .success(let loaded):
+                // Partial images come through the progress reports, as `.partialImage`.
+                guard loaded.outcome != .partial else { return }
                 continuation.yield(.result(loaded))
                 if loaded.isFinal { continuation.finish() }
             case .failure(let error):

@@ -54,6 +54,7 @@ public final class TestHTTPRoutes: Sendable {
         routes.registerFaultRoutes()
         routes.registerRedirectRoutes()
         routes.registerValidationRoutes(fixtures)
+        routes.registerTrickleRoute(fixtures)
         return routes
     }
 }

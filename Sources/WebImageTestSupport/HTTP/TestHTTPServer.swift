@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// It listens on a port the system picks, runs one event loop thread, keeps connections alive between requests
 /// and serves many connections at once. Over HTTP/2 every stream is one request, served by the same routes. Every handler runs on the event loop and waits with scheduled tasks, never
-/// by blocking. The standard routes are listed in `TestHTTPRoutes+Content.swift`, `+Faults`, `+Redirects` and
+/// by blocking. The standard routes are listed in `TestHTTPRoutes+Content.swift`, `+Faults`, `+Redirects`, `+Trickle` and
 /// `+Validation`; tests add their own through ``routes``.
 ///
 /// Threading: every member may be called from any thread. ``shutdown()`` closes every connection, stops the

@@ -12,11 +12,11 @@ final class ManagerHarness: Sendable {
     let manager: ImageManager
     let clock: TestClock
 
-    init(loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600)) {
+    init(loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600), downloaderConfig: ImageDownloaderConfig = ImageDownloaderConfig()) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("manager-\(UUID().uuidString)")
         let registry = ImageCoderRegistry.makeDefault()
         cache = ImageCache(namespace: "manager", root: directory, coder: registry)
-        downloader = ImageDownloader(coder: registry)
+        downloader = ImageDownloader(config: downloaderConfig, coder: registry)
         clock = TestClock()
         let clock = clock
         manager = ImageManager(
