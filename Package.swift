@@ -55,10 +55,12 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
 
-        // C sequences that need setjmp/longjmp (libpng's row reader), kept whole inside C functions.
+        // C sequences that need setjmp/longjmp (libpng's readers, libjpeg's buffered-image decoder), kept whole
+        // inside C functions. libjpeg's own API (not TurboJPEG's) is needed for incremental decoding.
         .target(
             name: "CWebImageShims",
-            dependencies: ["CPNG"]
+            dependencies: ["CPNG"],
+            linkerSettings: [.linkedLibrary("jpeg")]
         ),
 
         // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.

@@ -60,4 +60,7 @@ webimage_png_rows_result webimage_png_read_rows(
 }
 #endif
 
+#include "webimage_jpeg_incremental.h"
+#include "webimage_png_incremental.h"
+
 #endif

@@ -59,12 +59,14 @@ struct GIFStructure: Sendable {
         }
     }
 
-    private init(canvasSize: PixelSize, headerLength: Int) {
+    /// An empty structure for a file whose header has been read; ``add(_:keeping:)`` counts its frames.
+    init(canvasSize: PixelSize, headerLength: Int) {
         self.canvasSize = canvasSize
         self.headerLength = headerLength
     }
 
-    private mutating func add(_ frame: GIFFrameInfo, keeping: Bool) {
+    /// Counts `frame`, the next frame of the file, and keeps its record when `keeping`.
+    mutating func add(_ frame: GIFFrameInfo, keeping: Bool) {
         if keeping { frames.append(frame) }
         frameCount += 1
         anyTransparentIndex = anyTransparentIndex || frame.control.transparentIndex != nil
