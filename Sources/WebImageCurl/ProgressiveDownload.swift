@@ -22,6 +22,8 @@ final class ProgressiveDownload: Sendable {
         var noDecoder = false
         /// When the last partial decode started.
         var lastStart: ContinuousClock.Instant?
+        /// The last partial image delivered: a decode that found nothing new hands back the same object.
+        var lastImage: Image?
     }
 
     private let state = Mutex(State())
@@ -64,12 +66,15 @@ final class ProgressiveDownload: Sendable {
                 decoder.update(snapshot, isFinished: false)
                 image = decoder.currentImage()
             }
-            let finished = state.withLock { state in
+            let delivers = state.withLock { state in
                 state.isDecoding = false
-                return state.isFinished
+                // A decode that found the whole image is the final one's twin (the final result follows anyway),
+                // and one that found nothing new is the last partial again.
+                guard let image, image.isIncremental, !state.isFinished, image !== state.lastImage else { return false }
+                state.lastImage = image
+                return true
             }
-            // A decode that found the whole image is the final one's twin: the final result follows anyway.
-            if let image, image.isIncremental, !finished { deliver(image) }
+            if delivers, let image { deliver(image) }
         }
     }
 
@@ -78,6 +83,7 @@ final class ProgressiveDownload: Sendable {
         state.withLock { state in
             state.isFinished = true
             state.body = Data()
+            state.lastImage = nil
         }
     }
 

@@ -163,14 +163,19 @@ final class ImageLoadJob: Sendable {
             let transformer = context.imageTransformer
             let transformsAnimations = options.contains(.transformAnimatedImage)
             progress = { @Sendable [operation, url, key = keys.full] report in
-                guard var partial = report.partialImage, !operation.isFinished else { return operation.report(report) }
-                if let transformer, !partial.isAnimated || transformsAnimations {
-                    partial = transformer.transform(image: partial, key: key)?.markedIncremental() ?? partial
+                guard let decoded = report.partialImage, !operation.isFinished else { return operation.report(report) }
+                // Transformed only when it will be delivered: a partial that comes while the one before is still
+                // being handed over is dropped untouched.
+                operation.deliverPartial {
+                    var partial = decoded
+                    if let transformer, !partial.isAnimated || transformsAnimations {
+                        partial = transformer.transform(image: partial, key: key)?.markedIncremental() ?? partial
+                    }
+                    var shown = report
+                    shown.partialImage = partial
+                    operation.report(shown)
+                    return ImageLoadResult(image: partial, data: nil, cacheType: .none, url: url, outcome: .partial)
                 }
-                var shown = report
-                shown.partialImage = partial
-                operation.report(shown)
-                operation.deliverPartial(ImageLoadResult(image: partial, data: nil, cacheType: .none, url: url, outcome: .partial))
             }
         } else {
             progress = operation.wantsProgress ? { @Sendable [operation] in operation.report($0) } : nil

@@ -150,9 +150,10 @@ public final class ImageLoadOperation: Sendable {
         deliverEarly(result, to: completion, duringCall: duringCall)
     }
 
-    /// Delivers a partial image of a progressive load, unless the operation is finished or another result that
-    /// is not final is still on its way (then it is dropped); the final result waits behind it.
-    func deliverPartial(_ result: ImageLoadResult) {
+    /// Delivers a partial image of a progressive load, made by `make` (on the calling thread, outside the lock)
+    /// only when it will be delivered: not when the operation is finished or another result that is not final is
+    /// still on its way (the partial is then dropped). The final result waits behind it.
+    func deliverPartial(_ make: () -> ImageLoadResult) {
         guard !latch.isDone else { return }
         let completion: ImageLoadResultHandler? = state.withLock { state in
             guard state.waitingForRefreshing == nil, let completion = state.completion else { return nil }
@@ -160,7 +161,7 @@ public final class ImageLoadOperation: Sendable {
             return completion
         }
         guard let completion else { return }
-        deliverEarly(result, to: completion, duringCall: false)
+        deliverEarly(make(), to: completion, duringCall: false)
     }
 
     /// Hands `result` to `completion` on the callback queue unless the final result came first, then runs what

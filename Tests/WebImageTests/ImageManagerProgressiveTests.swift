@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WebImageTestSupport
+
+/// Progressive loads through the manager: partial results of growing quality while the body trickles in from
+/// the loopback server, then the final image once, equal to a one-shot decode, and nothing partial stored.
+@Suite struct ImageManagerProgressiveTests {
+    /// A harness whose downloader decodes partial images whenever data arrives.
+    private func harness(interval: Double = 0) -> ManagerHarness {
+        var config = ImageDownloaderConfig()
+        config.progressiveDecodeInterval = interval
+        return ManagerHarness(downloaderConfig: config)
+    }
+
+    /// The mean absolute difference of two buffers' bytes (RGBA), out of 255.
+    private func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        precondition(a.size == b.size)
+        var total = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a[x: x, y: y], q = b[x: x, y: y]
+                total += abs(Int(p.red) - Int(q.red)) + abs(Int(p.green) - Int(q.green))
+                    + abs(Int(p.blue) - Int(q.blue)) + abs(Int(p.alpha) - Int(q.alpha))
+            }
+        }
+        return Double(total) / Double(a.width * a.height * 4)
+    }
+
+    /// The partial images of `results` in order, and the final result; records an issue when a partial comes
+    /// after the final one.
+    private func split(_ results: [Result<ImageLoadResult, WebImageError>]) throws -> (partials: [Image], final: ImageLoadResult) {
+        let finalIndex = try #require(results.firstIndex { if case .success(let loaded) = $0 { loaded.isFinal } else { true } })
+        #expect(finalIndex == results.count - 1, "nothing comes after the final result")
+        let partials = results[..<finalIndex].compactMap { result -> Image? in
+            guard case .success(let loaded) = result, loaded.outcome == .partial else { return nil }
+            #expect(loaded.image.isIncremental)
+            #expect(loaded.cacheType == ImageCacheType.none)
+            return loaded.image
+        }
+        return (partials, try results[finalIndex].get())
+    }
+
+    @Test(arguments: [
+        "jpeg/photo-progressive.jpg",   // a whole frame after each scan, sharper each time
+        "jpeg/photo.jpg",               // baseline: rows as they arrive
+        "png/photo-crop-interlaced.png", // Adam7 passes, coarse to fine
+        "png/photo-crop.png",           // rows as they arrive
+        "webp/photo.webp",              // rows as they arrive
+    ])
+    func stillImagesArriveAtGrowingQualityThenWhole(fixture: String) async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness()
+            let url = server.url("/trickle/\(fixture)?parts=24&interval_ms=25&length=1")
+            let results = await harness.results(url, options: [.progressiveLoad, .waitStoreCache])
+            let (partials, final) = try split(results)
+            let whole = try ImageCoderRegistry.makeDefault().decode(Fixtures.data(fixture))
+            #expect(final.outcome == .loaded)
+            #expect(!final.image.isIncremental)
+            #expect(final.image.pixels == whole.pixels, "the final image is the one-shot decode")
+
+            // Distinct partials, each closer to the final image than the one before.
+            var distinct: [Image] = []
+            for partial in partials where distinct.last.map({ $0.pixels != partial.pixels }) ?? true {
+                #expect(partial.pixelSize == whole.pixelSize)
+                distinct.append(partial)
+            }
+            #expect(distinct.count >= 3, "\(fixture): \(partials.count) partial results, \(distinct.count) distinct")
+            let differences = distinct.map { meanDifference($0.pixels, whole.pixels) }
+            for (earlier, later) in zip(differences, differences.dropFirst()) {
+                #expect(later < earlier, "\(fixture): quality grows \(differences)")
+            }
+
+            // Only the whole image is kept: the original bytes on disk, the final image in memory.
+            #expect(await harness.cache.diskCache.data(forKey: url.absoluteString) == Fixtures.data(fixture))
+            #expect(harness.manager.cachedImage(for: url) === final.image)
+        }
+    }
+
+    @Test func gifFramesArriveAsTheyComplete() async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness()
+            let fixture = "gif/anim.gif"
+            let data = Fixtures.data(fixture)
+            let url = server.url("/trickle/\(fixture)?parts=\(data.count / 8)&interval_ms=15&length=1")
+            let results = await harness.results(url, options: .progressiveLoad)
+            let (partials, final) = try split(results)
+            let whole = try ImageCoderRegistry.makeDefault().decode(data)
+            #expect(final.image.frames.count == whole.frames.count)
+            #expect(partials.count >= 2)
+            let counts = partials.map(\.frames.count)
+            #expect(counts == counts.sorted(), "frame counts only grow: \(counts)")
+            #expect((counts.last ?? 0) > (counts.first ?? 0), "\(counts)")
+            for partial in partials {
+                for (index, frame) in partial.frames.enumerated() {
+                    #expect(frame.pixels == whole.frames[index].pixels, "frame \(index) of a partial image is final")
+                }
+            }
+        }
+    }
+
+    @Test func partialImagesAreTransformedLikeTheFinalOne() async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness()
+            let transformer = PaintTransformer()
+            var context = ImageContext()
+            context.imageTransformer = transformer
+            let url = server.url("/trickle/jpeg/photo-progressive.jpg?parts=16&interval_ms=25&length=1")
+            let results = await harness.results(url, options: .progressiveLoad, context: context)
+            let (partials, final) = try split(results)
+            #expect(!partials.isEmpty)
+            for partial in partials { #expect(partial.pixels[x: 5, y: 5] == .red) }
+            #expect(final.image.pixels[x: 5, y: 5] == .red)
+            #expect(transformer.calls == partials.count + 1)
+        }
+    }
+
+    @Test func theIntervalThrottlesPartialDecodes() async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness(interval: 60)
+            let url = server.url("/trickle/png/photo-crop-interlaced.png?parts=16&interval_ms=20&length=1")
+            let results = await harness.results(url, options: .progressiveLoad)
+            let (partials, final) = try split(results)
+            #expect(partials.count <= 1, "one partial decode at most in a minute")
+            #expect(final.image.pixels == (try ImageCoderRegistry.makeDefault().decode(Fixtures.data("png/photo-crop-interlaced.png")).pixels))
+        }
+    }
+
+    @Test func cancellingStopsThePartialImages() async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness()
+            let url = server.url("/trickle/jpeg/photo-progressive.jpg?parts=40&interval_ms=50&length=1")
+            let received = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
+            let operation = harness.manager.loadImage(url: url, options: .progressiveLoad) { result in
+                received.withLock { $0.append(result) }
+            }
+            #expect(await waitUntil(timeout: .seconds(10)) { received.withLock { !$0.isEmpty } }, "a partial image came")
+            operation.cancel()
+            let atCancel = received.withLock { $0.count }
+            try await Task.sleep(for: .milliseconds(400))
+            let all = received.withLock { $0 }
+            #expect(all.count == atCancel + 1 || all.count == atCancel, "at most the cancellation after cancel()")
+            let finals = all.filter { if case .success(let loaded) = $0 { loaded.isFinal } else { true } }
+            #expect(finals.count == 1)
+            if case .failure(let error) = all.last { #expect(error.code == .cancelled) } else { Issue.record("the last result is the cancellation") }
+        }
+    }
+
+    @Test func theAsyncStreamYieldsPartialImagesOnceEach() async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness()
+            let url = server.url("/trickle/png/photo-crop-interlaced.png?parts=16&interval_ms=20&length=1")
+            var partials = 0
+            var results: [ImageLoadResult] = []
+            for try await event in harness.manager.imageLoadEvents(url: url, options: .progressiveLoad) {
+                switch event {
+                case .partialImage(let image): #expect(image.isIncremental); partials += 1
+                case .result(let result): results.append(result)
+                case .progress: break
+                }
+            }
+            #expect(partials >= 1)
+            #expect(results.count == 1)
+            #expect(results.first?.outcome == .loaded)
+        }
+    }
+}
