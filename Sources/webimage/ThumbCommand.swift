@@ -59,30 +59,6 @@ struct ThumbCommand: ParsableCommand {
             let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             return URL(fileURLWithPath: out).appendingPathComponent("\(name)-\(size).\(format.fileExtension ?? format.name)").path
         }
-        guard let transformer else {
-            return transcode(file, decoding: options, encoding: encoding, registry: registry, destination: destination)
-        }
-        var report = Report(file: file)
-        do {
-            let data = try readFile(file)
-            let ((image, encoded, format), ms) = try measure {
-                let thumbnail = try registry.decode(data, options: options)
-                // nil: the chain changed nothing.
-                let image = transformer.transform(image: thumbnail, key: file) ?? thumbnail
-                let format = encoding.outputFormat(for: image, registry: registry)
-                return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
-            }
-            let path = try destination(format)
-            try writeFile(encoded, to: path)
-            report.ok = true
-            report.describe(image)
-            report.format = format.name
-            report.ms = ms
-            report.output = path
-            report.bytes = encoded.count
-        } catch {
-            report.fail(error)
-        }
-        return report
+        return transcode(file, decoding: options, transformer: transformer, encoding: encoding, registry: registry, destination: destination)
     }
 }

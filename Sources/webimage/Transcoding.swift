@@ -1,11 +1,13 @@
 import Foundation
 import WebImage
 
-/// Decodes `file` with `options`, encodes the image as `encoding` says (or `preferred`, or the registry's
-/// choice), writes it to the path `destination` gives for the chosen format, and reports what happened.
+/// Decodes `file` with `options`, runs `transformer` on the image when one is given (nil from it keeps the
+/// image), encodes the image as `encoding` says (or `preferred`, or the registry's choice), writes it to the path
+/// `destination` gives for the chosen format, and reports what happened.
 func transcode(
     _ file: String,
     decoding options: ImageDecodeOptions = ImageDecodeOptions(),
+    transformer: (any ImageTransforming)? = nil,
     encoding: EncodeArguments,
     preferring preferred: ImageFormat? = nil,
     registry: ImageCoderRegistry,
@@ -15,7 +17,8 @@ func transcode(
     do {
         let data = try readFile(file)
         let ((image, encoded, format), ms) = try measure {
-            let image = try registry.decode(data, options: options)
+            let decoded = try registry.decode(data, options: options)
+            let image = transformer.flatMap { $0.transform(image: decoded, key: file) } ?? decoded
             let format = encoding.outputFormat(for: image, registry: registry, preferring: preferred)
             return (image, try registry.encode(image, as: format, options: encoding.encodeOptions), format)
         }

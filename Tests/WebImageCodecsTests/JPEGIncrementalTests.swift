@@ -14,14 +14,7 @@ struct JPEGIncrementalTests {
 
     /// Feeds `data` in prefixes of `step` bytes and returns the images after each step.
     static func feed(_ data: Data, step: Int, to decoder: any IncrementalImageDecoding) -> [Image?] {
-        var images: [Image?] = []
-        var end = 0
-        while end < data.count {
-            end = min(data.count, end + step)
-            decoder.update(data.prefix(end), isFinished: end == data.count)
-            images.append(decoder.currentImage())
-        }
-        return images
+        WebPIncrementalTests.feed(data, step: step, to: decoder)
     }
 
     /// The partial images among `images`, each distinct one once: an image asked for again without new pixels

@@ -17,19 +17,8 @@ import WebImageTestSupport
         try? FileManager.default.removeItem(at: temporary)
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = WebImageToolTests.tool
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    private func run(_ arguments: [String]) throws -> WebImageToolTests.Run {
+        try WebImageToolTests.run(arguments)
     }
 
     /// The JSON summary of `frames --json FIXTURE --out DIR`.

@@ -42,8 +42,13 @@ import WebImageTestSupport
     }
 
     private func run(_ arguments: [String]) throws -> Run {
+        try Self.run(arguments)
+    }
+
+    /// Runs the tool with `arguments` and waits for it.
+    static func run(_ arguments: [String]) throws -> Run {
         let process = Process()
-        process.executableURL = Self.tool
+        process.executableURL = tool
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

@@ -90,6 +90,15 @@ public final class Image: Sendable {
 
     /// The same image (its pixel buffers shared, not copied) with `decodeOptions` recorded.
     public func recording(decodeOptions: ImageDecodeOptions) -> Image {
+        sharingPixels(isIncremental: isIncremental, decodeOptions: decodeOptions)
+    }
+
+    /// The same image (its pixel buffers shared, not copied) marked as a partial image of a progressive load.
+    public func markedIncremental() -> Image {
+        isIncremental ? self : sharingPixels(isIncremental: true, decodeOptions: decodeOptions)
+    }
+
+    private func sharingPixels(isIncremental: Bool, decodeOptions: ImageDecodeOptions?) -> Image {
         Image(
             frames: frames,
             loopCount: loopCount,
@@ -98,22 +107,6 @@ public final class Image: Sendable {
             hasAlpha: hasAlpha,
             orientation: orientation,
             isIncremental: isIncremental,
-            decodeOptions: decodeOptions,
-            animation: animation
-        )
-    }
-
-    /// The same image (its pixel buffers shared, not copied) marked as a partial image of a progressive load.
-    public func markedIncremental() -> Image {
-        guard !isIncremental else { return self }
-        return Image(
-            frames: frames,
-            loopCount: loopCount,
-            scale: scale,
-            format: format,
-            hasAlpha: hasAlpha,
-            orientation: orientation,
-            isIncremental: true,
             decodeOptions: decodeOptions,
             animation: animation
         )
