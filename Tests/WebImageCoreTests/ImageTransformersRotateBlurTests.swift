@@ -176,9 +176,10 @@ import WebImageTestSupport
         #expect(result.pixels[x: 10, y: 97].red > 5 && result.pixels[x: 10, y: 102].red < 250)
     }
 
-    @Test func matchesAPlainBoxBlur() throws {
-        // Odd sizes exercise the partial column strips; the plain version sums every box from scratch.
-        let width = 37, height = 29
+    @Test(arguments: [(37, 29), (3, 5), (9, 2), (10, 1)])
+    func matchesAPlainBoxBlur(width: Int, height: Int) throws {
+        // Odd sizes exercise the partial column strips and the row left over from the pairs; rows narrower than
+        // the box, the clamped edges alone. The plain version sums every box from scratch.
         let source = try image(width, height, pattern)
         let result = try #require(ImageTransformers.Blur(radius: 5).transform(image: source, key: "k"))
         let d = ImageTransformers.Blur.boxSize(radius: 5), half = d / 2

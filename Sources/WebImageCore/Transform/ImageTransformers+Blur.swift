@@ -106,25 +106,41 @@ extension ImageTransformers.Blur {
             }
         }
 
-        /// Across: three passes per row while the row is in cache; `result` then holds premultiplied pixels.
+        /// Across: three passes per row while the row is in cache; `result` then holds premultiplied pixels. Rows
+        /// go in pairs, summed as one 8-lane vector: two independent running sums hide each other's latency.
         private func blurRows(_ source: PixelBuffer, into result: PixelBuffer, rows: Range<Int>, opaque: Bool) {
             let width = source.width
             let rowBytes = width * 4
-            let rowA = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-            defer { rowA.deallocate() }
-            let rowB = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-            defer { rowB.deallocate() }
-            for y in rows {
-                let from = source.baseAddress.advanced(by: y * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                let to = result.mutableBaseAddress.advanced(by: y * result.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                if opaque {
-                    boxRow(from, into: rowB, width: width)
-                } else {
-                    Self.premultiply(from, into: rowA, width: width)
-                    boxRow(rowA, into: rowB, width: width)
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 4)
+            defer { scratch.deallocate() }
+            let a0 = scratch, b0 = scratch + rowBytes, a1 = scratch + 2 * rowBytes, b1 = scratch + 3 * rowBytes
+            var y = rows.lowerBound
+            while y < rows.upperBound {
+                let from0 = source.baseAddress.advanced(by: y * source.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                let to0 = result.mutableBaseAddress.advanced(by: y * result.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                guard y + 1 < rows.upperBound else {
+                    if opaque {
+                        boxRow(from0, into: b0, width: width)
+                    } else {
+                        Self.premultiply(from0, into: a0, width: width)
+                        boxRow(a0, into: b0, width: width)
+                    }
+                    boxRow(b0, into: a0, width: width)
+                    boxRow(a0, into: to0, width: width)
+                    break
                 }
-                boxRow(rowB, into: rowA, width: width)
-                boxRow(rowA, into: to, width: width)
+                let from1 = from0 + source.bytesPerRow
+                let to1 = to0 + result.bytesPerRow
+                if opaque {
+                    boxRowPair(from0, from1, into: b0, b1, width: width)
+                } else {
+                    Self.premultiply(from0, into: a0, width: width)
+                    Self.premultiply(from1, into: a1, width: width)
+                    boxRowPair(a0, a1, into: b0, b1, width: width)
+                }
+                boxRowPair(b0, b1, into: a0, a1, width: width)
+                boxRowPair(a0, a1, into: to0, to1, width: width)
+                y += 2
             }
         }
 
@@ -170,6 +186,51 @@ extension ImageTransformers.Blur {
                 let mean = (sum &* m &+ round) &>> 24
                 target.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: mean), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
                 sum = sum &+ pixel(min(x + half + 1, last)) &- pixel(max(x - half, 0))
+            }
+        }
+
+        /// One box pass along two rows at once, as ``boxRow(_:into:width:)`` does for one; the pixels of both rows
+        /// at one position are one 8-lane vector.
+        private func boxRowPair(
+            _ from0: UnsafePointer<UInt8>, _ from1: UnsafePointer<UInt8>,
+            into to0: UnsafeMutablePointer<UInt8>, _ to1: UnsafeMutablePointer<UInt8>,
+            width: Int
+        ) {
+            let source0 = UnsafeRawPointer(from0), source1 = UnsafeRawPointer(from1)
+            let target0 = UnsafeMutableRawPointer(to0), target1 = UnsafeMutableRawPointer(to1)
+            @inline(__always) func pixels(_ x: Int) -> SIMD8<UInt32> {
+                SIMD8<UInt32>(
+                    lowHalf: SIMD4<UInt32>(truncatingIfNeeded: source0.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self)),
+                    highHalf: SIMD4<UInt32>(truncatingIfNeeded: source1.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                )
+            }
+            let last = width - 1
+            var sum = pixels(0) &* UInt32(half + 1)
+            for i in 1...half { sum &+= pixels(min(i, last)) }
+            let m = SIMD8<UInt32>(repeating: multiplier), round = SIMD8<UInt32>(repeating: 1 << 23)
+            @inline(__always) func emit(_ x: Int) {
+                let mean = SIMD8<UInt8>(truncatingIfNeeded: (sum &* m &+ round) &>> 24)
+                target0.storeBytes(of: mean.lowHalf, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+                target1.storeBytes(of: mean.highHalf, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            }
+            // The edges need clamped indices; the middle, where both ends of the box are inside the row, does not.
+            // Pixels [half, width - half - 1): both ends of the box inside the row (none when the row is narrower).
+            let middleEnd = width - half - 1
+            var x = 0
+            while x < min(half, width) {
+                emit(x)
+                sum = sum &+ pixels(min(x + half + 1, last)) &- pixels(max(x - half, 0))
+                x += 1
+            }
+            while x < middleEnd {
+                emit(x)
+                sum = sum &+ pixels(x + half + 1) &- pixels(x - half)
+                x += 1
+            }
+            while x < width {
+                emit(x)
+                sum = sum &+ pixels(min(x + half + 1, last)) &- pixels(max(x - half, 0))
+                x += 1
             }
         }
 
