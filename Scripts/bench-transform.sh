@@ -73,7 +73,8 @@ vips = sides["vips"][0]
 print()
 print(f"== Ours against libvips {vips['libvips']} (pyvips {vips['pyvips']}), {vips['input']['width']} x "
       f"{vips['input']['height']} JPEG, {len(sides['ours'])} rounds of {vips['runs']} runs a side")
-print(f"   libvips threads: {vips['threads']} (VIPS_CONCURRENCY, default the number of cores); ours: 1")
+print(f"   libvips threads: {vips['threads']} (VIPS_CONCURRENCY, default the number of cores); "
+      f"ours: resize {sides['ours'][0]['threads']['resize']}, blur {sides['ours'][0]['threads']['blur']}")
 
 
 def times(side, operation):
