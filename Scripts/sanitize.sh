@@ -3,7 +3,7 @@
 # replaces the default one).
 #
 #   Scripts/sanitize.sh            the core, codec and downloader tests under AddressSanitizer (and LeakSanitizer)
-#   Scripts/sanitize.sh --thread   the manager, prefetcher, cache and latch tests under ThreadSanitizer (the
+#   Scripts/sanitize.sh --thread   the manager, prefetcher, cache, latch and animation tests under ThreadSanitizer (the
 #                                  downloader suites that time their callers are left out: the sanitizer's
 #                                  slowdown breaks their timing, not their logic)
 #
@@ -23,7 +23,7 @@ if [[ $sanitizer == address ]]; then
   filter=(--filter 'WebImageCoreTests|WebImageCodecsTests|WebImageCurlTests')
   build=(--sanitize=address --scratch-path .build-asan)
 else
-  filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|BoundedExecutor|CompletionLatch|ImageDownloaderDataTests')
+  filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|BoundedExecutor|CompletionLatch|ImageDownloaderDataTests|AnimatedImage')
   build=(--sanitize=thread -Xswiftc -DWEBIMAGE_THREAD_SANITIZER --scratch-path .build-tsan)
   # Stop at the first report, with both stacks, and fail the run.
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
