@@ -34,6 +34,6 @@ extension GIFCoder: ProgressiveImageCoding {
     ///
     /// The decoder is thread-safe, but one download's updates must come in order and must not overlap.
     public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoding {
-        GIFIncrementalDecoder(coder: self, options: options)
+        PhasedIncrementalDecoder(GIFIncrementalFormat(coder: self, options: options))
     }
 }

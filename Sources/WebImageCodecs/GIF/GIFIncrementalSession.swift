@@ -11,7 +11,7 @@ import WebImageCore
 ///
 /// Not thread-safe: one call at a time, which its owner guarantees.
 final class GIFIncrementalSession: @unchecked Sendable {
-    // Sendable because it is only ever used by one thread at a time: ``GIFIncrementalDecoder`` takes it out of
+    // Sendable because it is only ever used by one thread at a time: ``PhasedIncrementalDecoder`` takes it out of
     // its locked state for the length of one update, and reads ``image`` only between updates; its callers never
     // overlap calls (``IncrementalImageDecoding``'s contract). It may move between threads between calls.
 

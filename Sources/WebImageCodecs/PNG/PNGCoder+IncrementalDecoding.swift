@@ -34,6 +34,6 @@ extension PNGCoder: ProgressiveImageCoding {
     ///
     /// The decoder is thread-safe, but one download's updates must come in order and must not overlap.
     public func makeIncrementalDecoder(options: ImageDecodeOptions) -> any IncrementalImageDecoding {
-        PNGIncrementalDecoder(coder: self, options: options)
+        PhasedIncrementalDecoder(PNGIncrementalFormat(coder: self, options: options))
     }
 }

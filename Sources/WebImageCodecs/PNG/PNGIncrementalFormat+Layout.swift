@@ -5,7 +5,7 @@ import Foundation
 #endif
 import WebImageCore
 
-extension PNGIncrementalDecoder {
+extension PNGIncrementalFormat {
     /// What the chunks before the first `IDAT` say, read from a prefix of the file without libpng.
     struct Layout {
         /// The `IHDR` chunk.

@@ -6,12 +6,12 @@ import Foundation
 internal import CWebImageShims
 import WebImageCore
 
-extension PNGIncrementalDecoder {
+extension PNGIncrementalFormat {
     /// One libpng progressive read and the full-size canvas it writes into.
     ///
     /// Not thread-safe: one call at a time, which its owner guarantees.
     final class Session: @unchecked Sendable {
-        // Sendable because it is only ever used by one thread at a time: ``PNGIncrementalDecoder`` takes it out
+        // Sendable because it is only ever used by one thread at a time: ``PhasedIncrementalDecoder`` takes it out
         // of its locked state for the length of one update, and uses it in `currentImage()` (which caches the
         // last partial image in it) only between updates; its callers never overlap calls
         // (``IncrementalImageDecoding``'s contract). It may move between threads between calls.
