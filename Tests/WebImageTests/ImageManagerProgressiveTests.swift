@@ -52,7 +52,7 @@ import WebImageTestSupport
     func stillImagesArriveAtGrowingQualityThenWhole(fixture: String) async throws {
         try await withTestHTTPServer { server in
             let harness = harness()
-            let url = server.url("/trickle/\(fixture)?parts=24&interval_ms=40&length=1")
+            let url = server.url("/trickle/\(fixture)?parts=24&interval_ms=80&length=1")
             let results = await harness.results(url, options: [.progressiveLoad, .waitStoreCache])
             let (partials, final) = try split(results)
             let whole = try ImageCoderRegistry.makeDefault().decode(Fixtures.data(fixture))
