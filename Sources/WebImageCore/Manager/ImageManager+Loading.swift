@@ -105,6 +105,16 @@ extension ImageManager {
         return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
     }
 
+    /// Whether ``loadImage(url:options:context:progress:completion:)`` with these arguments would complete during
+    /// its call, from the memory cache: the view binding then sets no placeholder first.
+    func completesFromMemoryDuringCall(_ url: URL, options: ImageOptions, context: ImageContext) -> Bool {
+        let settings = currentSettings
+        guard settings.optionsProcessor == nil else { return false }
+        return memoryHitDuringCall(
+            url, options: options, context: context, callbackQueue: context.callbackQueue ?? .default, settings: settings
+        ) != nil
+    }
+
     /// The image the memory cache holds for `url` and `context` (its full key, thumbnail and transformer
     /// included), or nil. Synchronous, no thread switch, no disk access.
     public func cachedImage(for url: URL?, context: ImageContext = ImageContext()) -> Image? {

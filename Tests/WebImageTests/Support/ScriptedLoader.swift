@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+import WebImage
+
+/// A loader whose requests wait until the test answers them: with progress, partial images, an image or an error.
+final class ScriptedLoader: ImageLoading {
+    /// One request, until it is answered or cancelled.
+    final class Request: ImageLoadToken {
+        let url: URL
+        let options: ImageOptions
+        private let state: Mutex<(progress: ImageLoadProgressHandler?, completion: ImageLoadCompletion?, cancelled: Bool)>
+
+        init(url: URL, options: ImageOptions, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion) {
+            self.url = url
+            self.options = options
+            state = Mutex((progress, completion, false))
+        }
+
+        func cancel() {
+            let completion = state.withLock { state -> ImageLoadCompletion? in
+                guard state.completion != nil else { return nil }
+                state.cancelled = true
+                state.progress = nil
+                return state.completion.take()
+            }
+            completion?(.failure(WebImageError(.cancelled, "cancelled \(url)")))
+        }
+
+        var isCancelled: Bool { state.withLock { $0.cancelled } }
+        var isFinished: Bool { state.withLock { $0.completion == nil } }
+
+        /// Reports progress, with a partial image when given.
+        func report(received: Int64, expected: Int64, partial: Image? = nil) {
+            let progress = state.withLock { $0.progress }
+            progress?(ImageLoadProgress(receivedBytes: received, expectedBytes: expected, partialImage: partial))
+        }
+
+        /// Completes with `image` (and a few bytes of data).
+        func succeed(_ image: Image) {
+            finish(.success(ImageLoaderResult(image: image, data: Data([1, 2, 3]))))
+        }
+
+        /// Completes with `error`.
+        func fail(_ error: WebImageError) {
+            finish(.failure(error))
+        }
+
+        private func finish(_ result: Result<ImageLoaderResult, WebImageError>) {
+            let completion = state.withLock { state -> ImageLoadCompletion? in
+                state.progress = nil
+                return state.completion.take()
+            }
+            completion?(result)
+        }
+    }
+
+    private let requests = Mutex<[Request]>([])
+
+    func canRequestImage(for url: URL) -> Bool { true }
+
+    func requestImage(
+        url: URL, options: ImageOptions, context: ImageContext,
+        progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion
+    ) -> any ImageLoadToken {
+        let request = Request(url: url, options: options, progress: progress, completion: completion)
+        requests.withLock { $0.append(request) }
+        return request
+    }
+
+    func shouldBlockFailedURL(_ url: URL, error: WebImageError) -> Bool { false }
+
+    /// Every request made so far.
+    var all: [Request] { requests.withLock { $0 } }
+
+    /// The last request for `url`, once it has been made (waits at most 10 s).
+    func request(for url: URL) async -> Request? {
+        _ = await eventually { [self] in requests.withLock { $0.contains { $0.url == url } } }
+        return requests.withLock { $0.last { $0.url == url } }
+    }
+}
+
+/// A solid image whose width tells it apart: `width` × 2 pixels of `color`.
+func solidImage(width: Int, color: RGBAColor = .white) -> Image {
+    Image(pixels: try! PixelBuffer(width: width, height: 2, color: color), hasAlpha: false)
+}
