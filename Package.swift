@@ -106,6 +106,10 @@ let package = Package(
             dependencies: [
                 "WebImage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The loopback server of `webimage demo`, which serves the bundled samples: plain HTTP/1.1 only.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Samples")],
             swiftSettings: strictSettings

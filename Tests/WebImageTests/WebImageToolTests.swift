@@ -168,15 +168,4 @@ import WebImageTestSupport
         #expect(bad.stderr.contains("step 2 'blur=soft'"), "\(bad.stderr)")
         #expect(bad.stdout.isEmpty)
     }
-
-    @Test func demoRunsOnTheBundledSamples() throws {
-        let result = try run(["demo", "--json", "--out", temporary.path])
-        #expect(result.status == 0, "\(result.stderr)")
-        let objects = result.objects
-        // info, thumbnail and conversion for each of the five samples.
-        #expect(objects.count == 15)
-        #expect(objects.allSatisfy { $0["ok"] as? Bool == true })
-        let written = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
-        #expect(written.count == 10)
-    }
 }
