@@ -89,7 +89,30 @@ public final class ImagePrefetcher: Sendable {
         set { state.withLock { $0.context = newValue } }
     }
 
-    /// Loads `urls` into the cache.
+    /// Loads `urls` into the cache, with no handler.
+    ///
+    /// - Parameters:
+    ///   - options: The loads' options; the prefetcher's ``options`` when nil.
+    ///   - context: The loads' context; the prefetcher's ``context`` when nil.
+    ///   - destination: The whole pipeline, or the bytes alone on disk.
+    /// - Returns: The token that cancels this prefetch.
+    @discardableResult
+    public func prefetch(
+        urls: [URL],
+        options: ImageOptions? = nil,
+        context: ImageContext? = nil,
+        destination: Destination = .cache
+    ) -> ImagePrefetchToken {
+        start(urls: urls, options: options, context: context, destination: destination, progress: nil, completion: nil)
+    }
+
+    /// Loads `urls` into the cache, and says when they are all done.
+    ///
+    /// ```swift
+    /// ImagePrefetcher.shared.prefetch(urls: urls) { finished, skipped in
+    ///     print("\(finished) prefetched, \(skipped) skipped")
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - options: The loads' options; the prefetcher's ``options`` when nil.
@@ -98,8 +121,8 @@ public final class ImagePrefetcher: Sendable {
     ///   - destination: The whole pipeline, or the bytes alone on disk.
     ///   - progress: `(finished, total)` after each URL, loaded or skipped.
     ///   - completion: `(finished, skipped)` once, after the last URL; at once for an empty list. Skipped URLs
-    ///     are those that failed or were cancelled elsewhere.
-    /// - Returns: The token that cancels this prefetch.
+    ///     are those that failed or were cancelled elsewhere. A trailing closure is this completion.
+    /// - Returns: The token that cancels this prefetch; cancelling it calls neither handler again.
     @discardableResult
     public func prefetch(
         urls: [URL],
@@ -107,7 +130,18 @@ public final class ImagePrefetcher: Sendable {
         context: ImageContext? = nil,
         destination: Destination = .cache,
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
-        completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
+        completion: @escaping @Sendable (_ finished: Int, _ skipped: Int) -> Void
+    ) -> ImagePrefetchToken {
+        start(urls: urls, options: options, context: context, destination: destination, progress: progress, completion: completion)
+    }
+
+    private func start(
+        urls: [URL],
+        options: ImageOptions?,
+        context: ImageContext?,
+        destination: Destination,
+        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)?,
+        completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)?
     ) -> ImagePrefetchToken {
         let defaults = state.withLock { ($0.options, $0.context) }
         let options = options ?? defaults.0
