@@ -21,9 +21,23 @@ public final class ImageLoadOperation: Sendable {
     public let url: URL?
     /// Whether the caller gave a progress handler.
     let wantsProgress: Bool
-    private let latch: CompletionLatch<ImageLoadResult>
-    private let callbackQueue: CallbackQueue
-    private let state: Mutex<State>
+    /// The load's latch, callback queue and handlers; nil for an operation whose result was delivered during the
+    /// call that made it, which has nothing left to deliver or cancel.
+    private let run: Run?
+
+    /// What a load that has not yet delivered its result keeps: kept apart from the operation so that an operation
+    /// made by ``init(deliveredDuringCall:)`` (every memory hit makes one) costs one small allocation.
+    private final class Run: Sendable {
+        let latch: CompletionLatch<ImageLoadResult>
+        let callbackQueue: CallbackQueue
+        let state: Mutex<State>
+
+        init(latch: CompletionLatch<ImageLoadResult>, callbackQueue: CallbackQueue, state: State) {
+            self.latch = latch
+            self.callbackQueue = callbackQueue
+            self.state = Mutex(state)
+        }
+    }
 
     private struct State {
         var cacheToken: CacheQueryToken?
@@ -40,99 +54,96 @@ public final class ImageLoadOperation: Sendable {
 
     init(url: URL?, callbackQueue: CallbackQueue, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadResultHandler) {
         self.url = url
-        self.callbackQueue = callbackQueue
         wantsProgress = progress != nil
-        state = Mutex(State(completion: completion, progressHandler: progress))
-        latch = CompletionLatch(
+        run = Run(
+            latch: CompletionLatch(
+                callbackQueue: callbackQueue,
+                makeCancellationError: { WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled") },
+                handler: completion
+            ),
             callbackQueue: callbackQueue,
-            makeCancellationError: { WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled") },
-            handler: completion
+            state: State(completion: completion, progressHandler: progress)
         )
     }
 
-    /// An operation whose result was delivered during the call that made it (a memory hit): nothing is left to
-    /// cancel, and it shares one latch that is already done, so that it costs one allocation.
+    /// An operation whose result was delivered during the call that made it (a memory hit): finished, not
+    /// cancelled, with nothing left to cancel.
     init(deliveredDuringCall url: URL) {
         self.url = url
-        callbackQueue = .inline
         wantsProgress = false
-        state = Mutex(State())
-        latch = Self.delivered
+        run = nil
     }
-
-    /// The latch of every operation made by ``init(deliveredDuringCall:)``: done from the start.
-    private static let delivered: CompletionLatch<ImageLoadResult> = {
-        let latch = CompletionLatch<ImageLoadResult>(callbackQueue: .inline) { _ in }
-        latch.finish(.failure(WebImageError(.cancelled, "delivered during the call")))
-        return latch
-    }()
 
     /// Cancels the load: the completion runs at once with `cancelled` unless it has already run, the cache query
     /// and the loader request are cancelled, and nothing is delivered afterwards. Thread-safe, returns at once;
     /// calling it again does nothing.
     public func cancel() {
-        latch.cancel { [self] call in
-            let deferred: Bool = state.withLock { state in
+        guard let run else { return }
+        run.latch.cancel { call in
+            let deferred: Bool = run.state.withLock { state in
                 state.completion = nil
                 state.progressHandler = nil
                 guard state.waitingForRefreshing != nil else { return false }
                 state.waitingForRefreshing?.append(call)
                 return true
             }
-            if !deferred { callbackQueue.execute(duringCall: false, call) }
+            if !deferred { run.callbackQueue.execute(duringCall: false, call) }
         }
     }
 
     /// Whether ``cancel()`` came before the final result.
-    public var isCancelled: Bool { latch.isCancelled }
+    public var isCancelled: Bool { run?.latch.isCancelled ?? false }
 
     /// Whether the final result has been delivered or claimed by a cancellation.
-    public var isFinished: Bool { latch.isDone }
+    public var isFinished: Bool { run?.latch.isDone ?? true }
 
     /// The cache query, once it has started.
     public var cacheToken: CacheQueryToken? {
-        state.withLock { $0.cacheToken }
+        run?.state.withLock { $0.cacheToken }
     }
 
     /// The loader's request, once it has started.
     public var loaderToken: (any ImageLoadToken)? {
-        state.withLock { $0.loaderToken }
+        run?.state.withLock { $0.loaderToken }
     }
 
     // MARK: Driven by the manager
 
-    /// Runs `work` once, when the operation is cancelled (at once if it already is).
+    /// Runs `work` once, when the operation is cancelled (at once if it already is; never for an operation
+    /// delivered during its call, which cannot be cancelled).
     func onCancel(_ work: @escaping @Sendable () -> Void) {
-        latch.onCancel(work)
+        run?.latch.onCancel(work)
     }
 
     func setCacheToken(_ token: CacheQueryToken) {
-        state.withLock { $0.cacheToken = token }
-        latch.onCancel { token.cancel() }
+        guard let run else { return }
+        run.state.withLock { $0.cacheToken = token }
+        run.latch.onCancel { token.cancel() }
     }
 
     func setLoaderToken(_ token: any ImageLoadToken) {
-        state.withLock { $0.loaderToken = token }
-        latch.onCancel { token.cancel() }
+        guard let run else { return }
+        run.state.withLock { $0.loaderToken = token }
+        run.latch.onCancel { token.cancel() }
     }
 
     /// Records the loader's progress and hands it to the progress handler on the callback queue. Reports that
     /// pile up are merged into the latest; none is delivered after the final result.
     func report(_ progress: ImageLoadProgress) {
-        guard !latch.isDone, state.withLock({ state in
+        guard let run, !run.latch.isDone, run.state.withLock({ state in
             guard state.progressHandler != nil else { return false }
             state.progress = progress
             return true
         }) else { return }
-        callbackQueue.execute(duringCall: false) { [self] in
-            guard !latch.isDone else { return }
-            takeProgress()?()
+        run.callbackQueue.execute(duringCall: false) {
+            guard !run.latch.isDone else { return }
+            Self.takeProgress(run)?()
         }
     }
 
     /// A call of the progress handler with the progress not yet delivered, or nil.
-    private func takeProgress() -> (@Sendable () -> Void)? {
-        let (handler, progress) = state.withLock { state in
+    private static func takeProgress(_ run: Run) -> (@Sendable () -> Void)? {
+        let (handler, progress) = run.state.withLock { state in
             defer { state.progress = nil }
             return (state.progressHandler, state.progress)
         }
@@ -143,33 +154,36 @@ public final class ImageLoadOperation: Sendable {
     /// Delivers the cached image of a `refreshCached` load before the loader is asked; the final result, or a
     /// cancellation, waits until this one has been handed over.
     func deliverRefreshing(_ result: ImageLoadResult, duringCall: Bool) {
-        let completion = state.withLock { state in
+        guard let run else { return }
+        let completion = run.state.withLock { state in
             state.waitingForRefreshing = []
             return state.completion
         }
-        deliverEarly(result, to: completion, duringCall: duringCall)
+        Self.deliverEarly(result, to: completion, in: run, duringCall: duringCall)
     }
 
     /// Delivers a partial image of a progressive load, made by `make` (on the calling thread, outside the lock)
     /// only when it will be delivered: not when the operation is finished or another result that is not final is
     /// still on its way (the partial is then dropped). The final result waits behind it.
     func deliverPartial(_ make: () -> ImageLoadResult) {
-        guard !latch.isDone else { return }
-        let completion: ImageLoadResultHandler? = state.withLock { state in
+        guard let run, !run.latch.isDone else { return }
+        let completion: ImageLoadResultHandler? = run.state.withLock { state in
             guard state.waitingForRefreshing == nil, let completion = state.completion else { return nil }
             state.waitingForRefreshing = []
             return completion
         }
         guard let completion else { return }
-        deliverEarly(make(), to: completion, duringCall: false)
+        Self.deliverEarly(make(), to: completion, in: run, duringCall: false)
     }
 
     /// Hands `result` to `completion` on the callback queue unless the final result came first, then runs what
     /// waited behind it.
-    private func deliverEarly(_ result: ImageLoadResult, to completion: ImageLoadResultHandler?, duringCall: Bool) {
-        callbackQueue.execute(duringCall: duringCall) { [self] in
-            if let completion, !latch.isDone { completion(.success(result)) }
-            let waiting = state.withLock { state in
+    private static func deliverEarly(
+        _ result: ImageLoadResult, to completion: ImageLoadResultHandler?, in run: Run, duringCall: Bool
+    ) {
+        run.callbackQueue.execute(duringCall: duringCall) {
+            if let completion, !run.latch.isDone { completion(.success(result)) }
+            let waiting = run.state.withLock { state in
                 defer { state.waitingForRefreshing = nil }
                 return state.waitingForRefreshing ?? []
             }
@@ -184,15 +198,16 @@ public final class ImageLoadOperation: Sendable {
     ///   - duringCall: Whether the caller is still in `loadImage`, on its own thread.
     ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's.
     func finish(_ result: Result<ImageLoadResult, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false) {
-        let deliver: @Sendable () -> Void = { [self] in
-            let lastProgress = takeProgress()
-            state.withLock { state in
+        guard let run else { return }
+        let deliver: @Sendable () -> Void = {
+            let lastProgress = Self.takeProgress(run)
+            run.state.withLock { state in
                 state.completion = nil
                 state.progressHandler = nil
             }
-            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: lastProgress)
+            run.latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: lastProgress)
         }
-        let deferred: Bool = state.withLock { state in
+        let deferred: Bool = run.state.withLock { state in
             guard state.waitingForRefreshing != nil else { return false }
             state.waitingForRefreshing?.append(deliver)
             return true

@@ -27,7 +27,13 @@ public struct ImageLoadResult: Sendable {
     public var image: Image
     /// The bytes the image was decoded from; nil for thumbnails and transformed images, and for memory hits
     /// unless `queryMemoryData` was asked for.
-    public var data: Data?
+    public var data: Data? {
+        get { dataBox?.data }
+        set { dataBox = newValue.map(DataBox.init) }
+    }
+    /// ``data`` in a box of its own: a result without data (every memory hit) is then copied and destroyed with
+    /// reference counting alone, with no call into `Data`'s representation for its missing bytes.
+    private var dataBox: DataBox?
     /// The tier that held the image; `.none` for an image that was loaded.
     public var cacheType: ImageCacheType
     /// The URL asked for.
@@ -38,10 +44,15 @@ public struct ImageLoadResult: Sendable {
     /// A result, for loaders and caches of one's own and for tests.
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, outcome: Outcome) {
         self.image = image
-        self.data = data
+        dataBox = data.map(DataBox.init)
         self.cacheType = cacheType
         self.url = url
         self.outcome = outcome
+    }
+
+    /// The result of a memory hit: the image as the memory tier holds it, without data.
+    static func memoryHit(_ image: Image, url: URL) -> ImageLoadResult {
+        ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
     }
 
     /// Whether this is the operation's last result: false for ``Outcome/refreshing`` and ``Outcome/partial``.
@@ -52,3 +63,12 @@ public struct ImageLoadResult: Sendable {
 /// ``ImageLoadResult/Outcome/refreshing`` result, and for `progressiveLoad`, ``ImageLoadResult/Outcome/partial``
 /// results. Results never overlap and none comes after the final one.
 public typealias ImageLoadResultHandler = @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
+
+/// The bytes of an ``ImageLoadResult``, immutable.
+private final class DataBox: Sendable {
+    let data: Data
+
+    init(_ data: Data) {
+        self.data = data
+    }
+}

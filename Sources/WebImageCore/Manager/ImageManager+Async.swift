@@ -24,15 +24,51 @@ extension ImageManager {
     /// let loaded = try await ImageManager.shared.loadImage(url: url)
     /// ```
     ///
-    /// A memory hit returns without suspending on another thread. Cancelling the task cancels the load, which
-    /// then throws `cancelled`. With `refreshCached`, the cached image is skipped and the final result returned.
-    /// The context's callback queue is not used.
-    public func loadImage(url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()) async throws(WebImageError) -> ImageLoadResult {
+    /// The call runs on the caller's executor (`nonisolated(nonsending)`), so that a memory hit returns without
+    /// suspending or leaving the caller's actor. Cancelling the task cancels the load, which then throws
+    /// `cancelled`. With `refreshCached`, the cached image is skipped and the final result returned. The context's
+    /// callback queue is not used.
+    nonisolated(nonsending) public func loadImage(
+        url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()
+    ) async throws(WebImageError) -> ImageLoadResult {
         // A memory hit returns here, with no continuation and nothing to cancel.
-        let settings = currentSettings
-        if settings.optionsProcessor == nil, let url, let hit = memoryHitDuringCall(url, options: options, context: context, callbackQueue: .inline, settings: settings) {
-            return hit
+        let settings = settingsIfAny
+        if settings?.optionsProcessor == nil, let url,
+           let image = memoryHitDuringCall(url, options: options, context: context, settings: settings) {
+            return .memoryHit(image, url: url)
         }
+        return try await loadThroughOperation(url: url, options: options, context: context)
+    }
+
+    /// Loads the image at `url` with the default context and returns the final result: the same load as
+    /// ``loadImage(url:options:context:)`` with `ImageContext()`, for the common call that names no context. A
+    /// memory hit then reads no context at all.
+    ///
+    /// ```swift
+    /// let loaded = try await manager.loadImage(url: url, options: [.retryFailed])
+    /// ```
+    ///
+    /// Runs on the caller's executor, as ``loadImage(url:options:context:)`` does; a memory hit returns without
+    /// suspending. Cancelling the task cancels the load, which then throws `cancelled`.
+    nonisolated(nonsending) public func loadImage(
+        url: URL?, options: ImageOptions = []
+    ) async throws(WebImageError) -> ImageLoadResult {
+        guard let url else {
+            return try await loadThroughOperation(url: nil, options: options, context: ImageContext())
+        }
+        switch memoryLookupWithDefaultContext(url, options: options) {
+        case .hit(let image):
+            return .memoryHit(image, url: url)
+        case .miss, .notApplicable:
+            // The callback form decides again with the full rules, as it does for the form with a context.
+            return try await loadThroughOperation(url: url, options: options, context: ImageContext())
+        }
+    }
+
+    /// The callback form's load, awaited: resumed with the final result, cancelled with the task.
+    nonisolated(nonsending) private func loadThroughOperation(
+        url: URL?, options: ImageOptions, context: ImageContext
+    ) async throws(WebImageError) -> ImageLoadResult {
         let context = context.onInlineQueue
         let box = OperationBox()
         let result: Result<ImageLoadResult, WebImageError> = await withTaskCancellationHandler {

@@ -40,14 +40,73 @@ extension ImageManager {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
-        let settings = currentSettings
+        let snapshot = settingsIfAny
         // The memory tier first, synchronously, before anything is made or copied: a hit completes here.
-        if settings.optionsProcessor == nil, let url, let hit = memoryHitDuringCall(
-            url, options: options, context: context, callbackQueue: context.callbackQueue ?? .default, settings: settings
-        ) {
-            completion(.success(hit))
+        if snapshot?.optionsProcessor == nil, let url,
+           context.callbackQueue?.runsInline(duringCall: true) ?? true,
+           let image = memoryHitDuringCall(url, options: options, context: context, settings: snapshot) {
+            completion(.success(.memoryHit(image, url: url)))
             return ImageLoadOperation(deliveredDuringCall: url)
         }
+        return startLoad(
+            url: url, options: options, context: context, settings: snapshot ?? .none,
+            progress: progress, completion: completion
+        )
+    }
+
+    /// Loads the image at `url` with the default context: the same load as
+    /// ``loadImage(url:options:context:progress:completion:)`` with `ImageContext()`, for the common call that names
+    /// no context. A memory hit then reads no context at all.
+    ///
+    /// ```swift
+    /// manager.loadImage(url: url) { result in
+    ///     if case .success(let loaded) = result { show(loaded.image) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The image's URL; nil or empty fails with `invalidURL`.
+    ///   - options: Flags; see ``ImageOptions``.
+    ///   - progress: Bytes received, and partial images with `progressiveLoad`, on the default callback queue.
+    ///   - completion: Runs exactly once with the final result on the default callback queue (a memory hit: during
+    ///     this call, on this thread); with `refreshCached` and a cached image, first with that image.
+    /// - Returns: The operation, to cancel the load; already finished when the result was ready during the call.
+    @discardableResult
+    public func loadImage(
+        url: URL?,
+        options: ImageOptions = [],
+        progress: ImageLoadProgressHandler? = nil,
+        completion: @escaping ImageLoadResultHandler
+    ) -> ImageLoadOperation {
+        guard let url else {
+            let context = ImageContext()
+            return loadImage(url: nil, options: options, context: context, progress: progress, completion: completion)
+        }
+        switch memoryLookupWithDefaultContext(url, options: options) {
+        case .hit(let image):
+            completion(.success(.memoryHit(image, url: url)))
+            return ImageLoadOperation(deliveredDuringCall: url)
+        case .miss:
+            return startLoad(
+                url: url, options: options, context: ImageContext(), settings: .none,
+                progress: progress, completion: completion
+            )
+        case .notApplicable:
+            let context = ImageContext()
+            return loadImage(url: url, options: options, context: context, progress: progress, completion: completion)
+        }
+    }
+
+    /// The pipeline of a load that the memory tier did not complete during its call: the settings and the options
+    /// processor applied, the checks that fail at once, then the job.
+    private func startLoad(
+        url: URL?,
+        options: ImageOptions,
+        context: ImageContext,
+        settings: Settings,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping ImageLoadResultHandler
+    ) -> ImageLoadOperation {
         let (options, context) = prepared(url, options: options, context: context, settings: settings)
         let callbackQueue = context.callbackQueue ?? .default
         let operation = ImageLoadOperation(url: url, callbackQueue: callbackQueue, progress: progress, completion: completion)
@@ -75,44 +134,87 @@ extension ImageManager {
         return operation
     }
 
-    /// The memory tier's image for a load that may complete during its call: the cache is an ``ImageCache``,
-    /// the callback queue runs results ready during the call inline, and no option asks for more than the memory
-    /// tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`) or for the failed list's verdict on a
-    /// URL it holds. Reads the caller's context as it is, with the manager's settings where it names none, so that
-    /// a hit copies nothing. Nil sends the load down the whole pipeline, which answers the same for a hit.
+    /// The memory tier's image for a load that may complete during its call, for the caller to deliver as a
+    /// memory hit (the result is made there, once, in place): the cache is an ``ImageCache``, no option asks for
+    /// more than the memory tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`) or for the failed
+    /// list's verdict on a URL it holds. Reads the caller's context as it is, with the manager's
+    /// settings where it names none, so that a hit copies nothing. Nil sends the load down the whole pipeline,
+    /// which answers the same for a hit. The caller checks first that its callback queue runs a result ready
+    /// during the call inline (the async forms resume wherever the result is ready).
     ///
-    /// - Parameter callbackQueue: Where the result would go (the async forms pass `.inline`).
+    /// - Parameter settings: The manager's settings, or nil when none is set.
     func memoryHitDuringCall(
-        _ url: URL, options: ImageOptions, context: ImageContext, callbackQueue: CallbackQueue, settings: Settings
-    ) -> ImageLoadResult? {
-        guard options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData]),
-              (context.queryCacheType ?? .all).includesMemory,
-              callbackQueue.runsInline(duringCall: true),
-              let cache = context.imageCache.map({ $0 as? ImageCache }) ?? memoryCacheOwner,
-              options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil
-        else { return nil }
-        let key = Self.keys(
-            for: url,
-            filter: context.cacheKeyFilter ?? settings.cacheKeyFilter,
-            thumbnail: context.thumbnailPixelSize,
-            preserveAspectRatio: context.preserveAspectRatio,
-            transformer: context.disablesTransformer ? nil : context.imageTransformer ?? settings.transformer
-        ).full
-        let framesOnDemand = context.framesOnDemand ?? context.decodeOptions?.framesOnDemand ?? false
-        guard !key.isEmpty, let image = cache.memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand) else {
+        _ url: URL, options: ImageOptions, context: ImageContext, settings: Settings?
+    ) -> Image? {
+        guard memoryHitAllowed(url, options: options), context.queryCacheType?.includesMemory ?? true else {
             return nil
         }
-        return ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
+        // The manager's own cache, read through its stored reference (no retain), or the context's when it is an
+        // ImageCache too.
+        let usesOwnCache: Bool
+        switch context.imageCache {
+        case .none:
+            guard memoryCacheOwner != nil else { return nil }
+            usesOwnCache = true
+        case .some(let custom):
+            guard custom is ImageCache else { return nil }
+            usesOwnCache = false
+        }
+        let key: String
+        if settings == nil, context.cacheKeyFilter == nil, context.thumbnailPixelSize == nil,
+           context.disablesTransformer || context.imageTransformer == nil {
+            // No filter, thumbnail or transformer: the key is the URL's string.
+            key = url.absoluteString
+        } else {
+            key = Self.keys(
+                for: url,
+                filter: context.cacheKeyFilter ?? settings?.cacheKeyFilter,
+                thumbnail: context.thumbnailPixelSize,
+                preserveAspectRatio: context.preserveAspectRatio,
+                transformer: context.disablesTransformer ? nil : context.imageTransformer ?? settings?.transformer
+            ).full
+        }
+        guard !key.isEmpty else { return nil }
+        // The memory tier reads it only with `matchAnimatedImageClass`.
+        let framesOnDemand = options.contains(.matchAnimatedImageClass)
+            && (context.framesOnDemand ?? context.decodeOptions?.framesOnDemand ?? false)
+        if usesOwnCache {
+            return memoryCacheOwner?.memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
+        }
+        let custom = context.imageCache as? ImageCache
+        return custom?.memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
+    }
+
+    /// ``memoryHitDuringCall(_:options:context:settings:)`` for the default context, which names no cache, callback
+    /// queue, key filter, thumbnail or transformer: with no settings either, the key is the URL's string and the
+    /// manager's own cache answers.
+    func memoryLookupWithDefaultContext(_ url: URL, options: ImageOptions) -> MemoryLookup {
+        guard !hasSettings.load(ordering: .acquiring), memoryCacheOwner != nil, memoryHitAllowed(url, options: options)
+        else { return .notApplicable }
+        let key = url.absoluteString
+        guard !key.isEmpty else { return .notApplicable }
+        guard let image = memoryCacheOwner?.memoryImage(forKey: key, options: options, framesOnDemand: false) else {
+            return .miss
+        }
+        return .hit(image)
+    }
+
+    /// Whether the options and the failed list let a load complete from memory during its call: no option asks
+    /// for more than the memory tier gives, and the URL is not on the failed list unless `retryFailed` says to
+    /// try it anyway.
+    private func memoryHitAllowed(_ url: URL, options: ImageOptions) -> Bool {
+        options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
+            && (options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil)
     }
 
     /// Whether ``loadImage(url:options:context:progress:completion:)`` with these arguments would complete during
     /// its call, from the memory cache: the view binding then sets no placeholder first.
     func completesFromMemoryDuringCall(_ url: URL, options: ImageOptions, context: ImageContext) -> Bool {
-        let settings = currentSettings
-        guard settings.optionsProcessor == nil else { return false }
-        return memoryHitDuringCall(
-            url, options: options, context: context, callbackQueue: context.callbackQueue ?? .default, settings: settings
-        ) != nil
+        let settings = settingsIfAny
+        guard settings?.optionsProcessor == nil, context.callbackQueue?.runsInline(duringCall: true) ?? true else {
+            return false
+        }
+        return memoryHitDuringCall(url, options: options, context: context, settings: settings) != nil
     }
 
     /// The image the memory cache holds for `url` and `context` (its full key, thumbnail and transformer
@@ -135,4 +237,16 @@ extension ImageManager {
         inCall.store(false, ordering: .releasing)
         return found.withLock { $0 }
     }
+}
+
+/// What the memory-hit shortcut of a load with the default context found.
+enum MemoryLookup {
+    /// The image, to deliver during the call.
+    case hit(Image)
+    /// The memory tier holds nothing under the key: the load goes on to the pipeline.
+    case miss
+    /// The shortcut does not apply (settings are set, the options or the failed list rule it out, the cache is
+    /// not an ``ImageCache``, the URL is empty): the load goes through the form with a context, which decides
+    /// again.
+    case notApplicable
 }

@@ -32,19 +32,71 @@ public final class ImageManager: Sendable {
 
     let failedURLList: FailedURLList
     let transforms = TransformCoalescer()
-    private let settings = Mutex(Settings())
+    private let settings = Mutex(Settings.none)
     private let running = Mutex<[ObjectIdentifier: ImageLoadOperation]>([:])
     /// ``cache`` when it is an ``ImageCache``, whose memory tier a load reads directly (no cast per load).
     let memoryCacheOwner: ImageCache?
 
-    /// The settable properties, read together once per load.
-    struct Settings {
-        var transformer: (any ImageTransforming)?
-        var cacheKeyFilter: ImageCacheKeyFilter?
-        var cacheSerializer: ImageCacheSerializer?
-        var optionsProcessor: ImageOptionsProcessor?
-        var shouldDownload: (@Sendable (URL) -> Bool)?
-        var shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)?
+    /// The settable properties, read together once per load: an immutable snapshot, replaced whole under the lock
+    /// when a property is set, so that a load reads them all with one retain rather than copying six closures.
+    final class Settings: Sendable {
+        let transformer: (any ImageTransforming)?
+        let cacheKeyFilter: ImageCacheKeyFilter?
+        let cacheSerializer: ImageCacheSerializer?
+        let optionsProcessor: ImageOptionsProcessor?
+        let shouldDownload: (@Sendable (URL) -> Bool)?
+        let shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)?
+
+        /// The settings with no property set.
+        static let none = Settings()
+
+        private init() {
+            transformer = nil
+            cacheKeyFilter = nil
+            cacheSerializer = nil
+            optionsProcessor = nil
+            shouldDownload = nil
+            shouldBlockFailedURL = nil
+        }
+
+        private init(_ draft: Draft) {
+            transformer = draft.transformer
+            cacheKeyFilter = draft.cacheKeyFilter
+            cacheSerializer = draft.cacheSerializer
+            optionsProcessor = draft.optionsProcessor
+            shouldDownload = draft.shouldDownload
+            shouldBlockFailedURL = draft.shouldBlockFailedURL
+        }
+
+        /// Whether no property is set.
+        var isEmpty: Bool {
+            transformer == nil && cacheKeyFilter == nil && cacheSerializer == nil && optionsProcessor == nil
+                && shouldDownload == nil && shouldBlockFailedURL == nil
+        }
+
+        /// These settings with `change` applied.
+        func with(_ change: (inout Draft) -> Void) -> Settings {
+            var draft = Draft(
+                transformer: transformer,
+                cacheKeyFilter: cacheKeyFilter,
+                cacheSerializer: cacheSerializer,
+                optionsProcessor: optionsProcessor,
+                shouldDownload: shouldDownload,
+                shouldBlockFailedURL: shouldBlockFailedURL
+            )
+            change(&draft)
+            return Settings(draft)
+        }
+
+        /// The properties while one is being changed.
+        struct Draft {
+            var transformer: (any ImageTransforming)?
+            var cacheKeyFilter: ImageCacheKeyFilter?
+            var cacheSerializer: ImageCacheSerializer?
+            var optionsProcessor: ImageOptionsProcessor?
+            var shouldDownload: (@Sendable (URL) -> Bool)?
+            var shouldBlockFailedURL: (@Sendable (URL, WebImageError) -> Bool)?
+        }
     }
 
     /// A manager over `cache` and `loader`. Makes no thread and touches no disk; the cache and the loader do
@@ -156,21 +208,25 @@ public final class ImageManager: Sendable {
         return Self.keys(for: url, context: resolved).full
     }
 
-    /// Whether any settable property is set; false lets a load skip the lock and the copy of ``Settings``.
-    private let hasSettings = Atomic(false)
+    /// Whether any settable property is set; false lets a load skip the lock.
+    let hasSettings = Atomic(false)
 
     /// The settable properties as they are now.
     var currentSettings: Settings {
-        guard hasSettings.load(ordering: .acquiring) else { return Settings() }
+        settingsIfAny ?? .none
+    }
+
+    /// The settable properties as they are now, or nil when none is set: what a memory hit reads, without taking
+    /// the lock or a reference when nothing is set.
+    var settingsIfAny: Settings? {
+        guard hasSettings.load(ordering: .acquiring) else { return nil }
         return settings.withLock { $0 }
     }
 
-    private func update(_ change: (inout Settings) -> Void) {
+    private func update(_ change: (inout Settings.Draft) -> Void) {
         settings.withLock { settings in
-            change(&settings)
-            let isSet = settings.transformer != nil || settings.cacheKeyFilter != nil || settings.cacheSerializer != nil
-                || settings.optionsProcessor != nil || settings.shouldDownload != nil || settings.shouldBlockFailedURL != nil
-            hasSettings.store(isSet, ordering: .releasing)
+            settings = settings.with(change)
+            hasSettings.store(!settings.isEmpty, ordering: .releasing)
         }
     }
 
