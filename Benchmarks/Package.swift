@@ -49,6 +49,12 @@ let package = Package(
             dependencies: [.product(name: "WebImage", package: libraryPackage)],
             path: "Tools/TransformTiming"
         ),
+        // Our side of the comparison with the libraries users would pick instead (Benchmarks/peers/run.sh).
+        .executableTarget(
+            name: "PeerTiming",
+            dependencies: ["CRawCodecs", .product(name: "WebImage", package: libraryPackage)],
+            path: "Tools/PeerTiming"
+        ),
         // The loopback server of the download benchmarks, run as a child process.
         .executableTarget(
             name: "LoopbackServer",

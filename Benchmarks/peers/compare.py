@@ -1,0 +1,397 @@
+"""Runs the peer comparison for Benchmarks/peers/run.sh and writes its table: ours (Benchmarks/Tools/PeerTiming)
+against Pillow and libvips (Benchmarks/peers/python_peers.py), ImageMagick and the C libraries called directly.
+
+Every round runs every comparison once, our side and each peer taking turns (the order flips from round to
+round); each side times itself inside its process and reports its median. A ratio is the peer's time over ours,
+computed per round: above 1 ours is faster. The table gives the median ratio over the rounds and, in brackets,
+the lowest and highest.
+
+  python compare.py --timing BIN --inputs DIR --corpus DIR --base-url URL --results FILE [--quick]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (name, format, file in Benchmarks/Inputs, description)
+DECODE_CLASSES = [
+    ("jpeg-4000", "jpeg", "photo-4000x3000.jpg", "JPEG 4000x3000, q90 4:2:0, noisy"),
+    ("jpeg-4000-smooth", "jpeg", "photo-4000x3000-smooth.jpg", "JPEG 4000x3000, q85 4:2:0, smooth"),
+    ("jpeg-256", "jpeg", "photo-256.jpg", "JPEG 256x192"),
+    ("png", "png", "photo-2000x1500.png", "PNG 2000x1500 RGB"),
+    ("webp", "webp", "photo-2000x1500.webp", "WebP 2000x1500 lossy"),
+    ("gif", "gif", "photo-1000x750.gif", "GIF 1000x750, 256 colours"),
+]
+THUMBNAIL_SIZE = 256
+WORKERS = 6
+
+
+def run_json(command, env=None):
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        sys.exit(f"compare.py: {os.path.basename(command[0])} {command[1]} failed:\n{result.stderr.strip()}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def median(values):
+    return statistics.median(values)
+
+
+class Comparison:
+    def __init__(self, args):
+        self.args = args
+        self.python = sys.executable
+        self.peers = os.path.join(HERE, "python_peers.py")
+        self.magick = args.magick
+        # Per-round medians: times[section][key][side] -> [ms per round]
+        self.times = {}
+        self.extra = {}
+        self.magick_batch = {}
+
+    def record(self, section, key, side, value):
+        self.times.setdefault(section, {}).setdefault(key, {}).setdefault(side, []).append(value)
+
+    # Decode
+
+    def decode_ours(self, name, format_, path):
+        report = run_json([self.args.timing, "decode", format_, path, str(self.args.seconds)])
+        for side, values in report["ms"].items():
+            self.record("decode", name, side, median(values))
+
+    def decode_python(self, name, format_, path):
+        report = run_json([self.python, self.peers, "decode", format_, path, str(self.args.seconds)])
+        for side, values in report["ms"].items():
+            self.record("decode", name, side, median(values))
+
+    def decode_magick(self, name, path):
+        """ImageMagick in batches: one process reads the file K + 1 times (each image deleted before the next
+        is read, -limit thread 1) and one reads it once; the difference over K is the time of one decode,
+        without the process's start-up. Three pairs a round, the median kept."""
+        if name not in self.magick_batch:
+            # About as long as our side's budget, counting ImageMagick at three times our time (the first
+            # round runs our side first).
+            ours_ms = self.times["decode"][name]["ours"][-1]
+            self.magick_batch[name] = max(3, min(400, round(self.args.seconds * 1000 / (3 * ours_ms))))
+        count = self.magick_batch[name]
+
+        def timed(reads):
+            command = [self.magick, "-limit", "thread", "1"]
+            for _ in range(reads - 1):
+                command += [path, "+delete"]
+            command += [path, "null:"]
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            return (time.perf_counter() - start) * 1e3
+
+        per_decode = []
+        for _ in range(3):
+            one = timed(1)
+            many = timed(count + 1)
+            per_decode.append((many - one) / count)
+        self.record("decode", name, "magick", median(per_decode))
+
+    # Thumbnails
+
+    def thumbnails_ours(self, files):
+        report = run_json([self.args.timing, "thumb", str(THUMBNAIL_SIZE), str(self.args.seconds * 2), *files])
+        self.take_thumbnails(report)
+
+    def thumbnails_python(self, files):
+        report = run_json([self.python, self.peers, "thumb", str(THUMBNAIL_SIZE), str(self.args.seconds * 2), *files])
+        self.take_thumbnails(report)
+
+    def take_thumbnails(self, report):
+        for kind in ("single_ms", "batch_ms_per_image", "batch_cores_busy"):
+            for side, values in report[kind].items():
+                self.record("thumb", kind, side, median(values))
+        for side, count in report["batch_threads"].items():
+            self.record("thumb", "batch_threads", side, count)
+
+    # The whole job
+
+    def job(self, side, urls, directory):
+        if side == "ours":
+            command = [self.args.timing, "job", urls, directory, str(THUMBNAIL_SIZE), str(WORKERS)]
+        else:
+            command = [self.python, self.peers, "job", urls, directory, str(THUMBNAIL_SIZE), str(WORKERS)]
+        report = run_json(command)
+        for pass_name in ("cold", "warm"):
+            self.record("job", pass_name, side, report[pass_name]["seconds"] * 1e3)
+            self.record("job", pass_name + "-cpu", side, report[pass_name]["cpu_seconds"] * 1e3)
+
+    def run(self):
+        args = self.args
+        thumbs_dir = os.path.join(args.corpus, "thumbs")
+        thumb_files = sorted(os.path.join(thumbs_dir, f) for f in os.listdir(thumbs_dir))[: args.files]
+        job_dir = os.path.join(args.corpus, "job")
+        names = sorted(os.listdir(job_dir))
+        job_names = [n for n in names if n.startswith("large-")][: args.files]
+        job_names += [n for n in names if n.startswith("medium-") and n.endswith(".jpg")][: args.files]
+        job_names += [n for n in names if n.startswith("small-")][: args.files // 2]
+        job_names += [n for n in names if n.endswith(".webp")][: args.files // 2]
+        scratch = tempfile.mkdtemp(prefix="peers-")
+        urls = os.path.join(scratch, "urls.txt")
+        with open(urls, "w") as f:
+            f.writelines(f"{args.base_url}/{name}\n" for name in job_names)
+        self.extra["job_images"] = len(job_names)
+        self.extra["job_bytes"] = sum(os.path.getsize(os.path.join(job_dir, n)) for n in job_names)
+        self.extra["thumb_files"] = len(thumb_files)
+        try:
+            for round_ in range(args.rounds):
+                ours_first = round_ % 2 == 0
+                print(f"round {round_ + 1} of {args.rounds}", file=sys.stderr, flush=True)
+                for name, format_, file, _ in DECODE_CLASSES:
+                    path = os.path.join(args.inputs, file)
+                    steps = [
+                        lambda: self.decode_ours(name, format_, path),
+                        lambda: self.decode_python(name, format_, path),
+                        lambda: self.decode_magick(name, path),
+                    ]
+                    for step in steps if ours_first else reversed(steps):
+                        step()
+                sides = [self.thumbnails_ours, self.thumbnails_python]
+                for side in sides if ours_first else reversed(sides):
+                    side(thumb_files)
+                order = ["ours", "python"] if ours_first else ["python", "ours"]
+                directories = {side: os.path.join(scratch, f"cache-{side}-{round_}") for side in order}
+                for side in order:
+                    self.job(side, urls, directories[side])
+                for directory in directories.values():
+                    shutil.rmtree(directory, ignore_errors=True)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+# Reporting
+
+
+def per_round(times, peer, ours="ours"):
+    """The peer's time over ours, round by round; `peer` may be a list, whose fastest counts in each round."""
+    peers = peer if isinstance(peer, list) else [peer]
+    return [min(times[p][i] for p in peers) / times[ours][i] for i in range(len(times[ours]))]
+
+
+def cell(ratios):
+    if len(ratios) == 1:
+        return f"{ratios[0]:.2f}"
+    return f"{median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
+
+
+def ms_cell(values):
+    value = median(values)
+    return f"{value:.3f}" if value < 1 else f"{value:.1f}"
+
+
+def command_output(command):
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    text = (result.stdout or result.stderr).strip()
+    return text.splitlines()[0] if text else "?"
+
+
+def machine():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    system = platform.system()
+    try:
+        with open("/etc/os-release") as f:
+            fields = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+            system = fields.get("PRETTY_NAME", system).strip('"')
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {system}, Linux {platform.release()}"
+
+
+def versions(magick):
+    import PIL
+    import pyvips
+    from PIL import features
+
+    def pkg(name):
+        return command_output(["pkg-config", "--modversion", name])
+
+    def deb(name):
+        return command_output(["dpkg-query", "-W", "-f", "${Version}", name])
+
+    zlib_ng = features.version("zlib_ng") if "zlib_ng" in features.features else None
+    zlib = f"zlib-ng {zlib_ng}" if zlib_ng else f"zlib {features.version('zlib')}"
+    return [
+        f"ours: {command_output(['swift', '--version'])}; libjpeg-turbo {pkg('libturbojpeg')}, "
+        f"libpng {pkg('libpng')}, libwebp {pkg('libwebp')}, giflib {deb('libgif7')}, zlib {pkg('zlib')}, "
+        f"libcurl {pkg('libcurl')}",
+        f"Pillow {PIL.__version__} (with its own libjpeg-turbo {features.version('libjpeg_turbo')}, libwebp "
+        f"{features.version('webp')}, {zlib}), Python {platform.python_version()}",
+        f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} through pyvips {pyvips.__version__}"
+        f" (default thread pool: {pyvips.concurrency_get()} threads)",
+        f"ImageMagick: {command_output([magick, '-version']).replace('Version: ', '')}",
+        f"nginx: {command_output(['nginx', '-v']).replace('nginx version: ', '')}",
+    ]
+
+
+def report(comparison, started, loads):
+    args = comparison.args
+    times = comparison.times
+    extra = comparison.extra
+    lines = []
+    out = lines.append
+    out("# Ours against the libraries users would pick instead")
+    out("")
+    out(f"Measured {started:%Y-%m-%d %H:%M} UTC by `Benchmarks/peers/run.sh{' --quick' if args.quick else ''}`"
+        f" ({args.rounds} rounds; each side times itself inside its own process and reports its median; a round"
+        f" runs every comparison once, the order of the sides flipping from round to round).")
+    out("")
+    out(f"- Machine: {machine()}")
+    out(f"- Load average (1 min) before and after the run: {loads[0]:.2f}, {loads[1]:.2f}")
+    for line in versions(args.magick):
+        out(f"- {line}")
+    out("")
+    out("Ratios are the peer's time divided by ours, per round: **above 1, ours is faster**. Each cell gives the")
+    out("median over the rounds and, in brackets, the lowest and highest round.")
+    out("")
+
+    verdicts = []
+    out("## 1. Decode throughput, one image at a time")
+    out("")
+    out("Ours decodes to RGBA. Pillow and libvips give RGB for these JPEG, PNG and WebP files; for the GIF, Pillow's")
+    out("palette image is converted to RGBA (its palette indices alone: the last column) and libvips gives RGBA.")
+    out("ImageMagick decodes into its 16-bit pixel cache, one thread, timed in batches (see README.md).")
+    out("")
+    out("| class | ours ms | C ms | C / ours | Pillow | libvips | ImageMagick | faster of Pillow, libvips | target |")
+    out("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    notes = []
+    for name, _, _, description in DECODE_CLASSES:
+        t = times["decode"][name]
+        best = per_round(t, ["pillow", "vips"])
+        c_best = per_round(t, ["pillow", "vips"], ours="c")
+        met = median(best) >= 1.0
+        short = f"by {(1 - median(best)) * 100:.0f}%"
+        if met:
+            verdict = "met"
+        elif median(c_best) < 1.0:
+            verdict = f"not met ({short}): the C library is slower too"
+            notes.append(f"- {description}: the C library called directly reaches {median(c_best):.2f} of the faster"
+                         f" peer's speed, ours {median(best):.2f} (C time / our time: {median(per_round(t, 'c')):.2f}).")
+        else:
+            verdict = f"not met ({short})"
+        verdicts.append((f"decode {name}", met))
+        out(f"| {description} | {ms_cell(t['ours'])} | {ms_cell(t['c'])} | {cell(per_round(t, 'c'))} | "
+            f"{cell(per_round(t, 'pillow'))} | {cell(per_round(t, 'vips'))} | {cell(per_round(t, 'magick'))} | "
+            f"{cell(best)} | {verdict} |")
+        if "pillow-palette" in t:
+            notes.append(f"- {description}, Pillow without the conversion to RGBA (palette indices only): "
+                         f"{cell(per_round(t, 'pillow-palette'))}.")
+    out("")
+    lines.extend(notes)
+    if notes:
+        out("")
+
+    out(f"## 2. Thumbnails: {extra['thumb_files']} JPEG files of 4000x3000 to {THUMBNAIL_SIZE} px")
+    out("")
+    t = times["thumb"]
+    single = {side: v for side, v in t["single_ms"].items()}
+    batch = {side: v for side, v in t["batch_ms_per_image"].items()}
+    busy = t["batch_cores_busy"]
+    threads = t["batch_threads"]
+    cores = os.cpu_count()
+    sides = ("ours", "pillow", "vips")
+    # A side's batch time per image over its single time, per round: how much the batch gained from the cores.
+    speedups = {side: [single[side][i] / batch[side][i] for i in range(len(batch[side]))] for side in sides}
+    out("| | ours ms per image | Pillow draft + thumbnail | libvips thumbnail |")
+    out("|---|---:|---:|---:|")
+    out(f"| one at a time, one thread | {ms_cell(single['ours'])} | {cell(per_round(single, 'pillow'))} | "
+        f"{cell(per_round(single, 'vips'))} |")
+    out(f"| batch, every file once over {cores} cores | {ms_cell(batch['ours'])} | "
+        f"{cell(per_round(batch, 'pillow'))} | {cell(per_round(batch, 'vips'))} |")
+    out("")
+    out("| batch | ours | Pillow | libvips |")
+    out("|---|---:|---:|---:|")
+    out("| threads that ran thumbnails | " + " | ".join(str(max(threads[side])) for side in sides) + " |")
+    out("| cores busy (CPU time / wall time) | " + " | ".join(f"{median(busy[side]):.2f}" for side in sides) + " |")
+    out("| speed-up over one at a time | " + " | ".join(cell(speedups[side]) for side in sides) + " |")
+    out("")
+    out("Ours runs the batch with `DispatchQueue.concurrentPerform`; the Python peers on a `ThreadPoolExecutor` "
+        f"of {cores} threads.")
+    out("")
+    thumb_met = median(per_round(single, "pillow")) >= 1.0 and median(per_round(batch, "pillow")) >= 1.0
+    verdicts.append(("thumbnails at least as fast as Pillow, one at a time and in batches", thumb_met))
+    threads_met = min(threads["ours"]) >= cores
+    busy_met = median(busy["ours"]) >= 0.8 * cores
+    label = f"thumbnail batches use all {cores} cores: {min(threads['ours'])} threads"
+    if threads_met and not busy_met:
+        label += (f", but the process got {median(busy['ours']):.2f} cores of CPU time (load from other"
+                  " processes: see the load average)")
+    else:
+        label += f", {median(busy['ours']):.2f} cores busy"
+    verdicts.append((label, threads_met and busy_met))
+
+    out(f"## 3. The whole job: {extra['job_images']} images ({extra['job_bytes'] / 1e6:.0f} MB) from nginx on "
+        f"loopback, {THUMBNAIL_SIZE} px thumbnails, disk cache, {WORKERS} at a time")
+    out("")
+    t = times["job"]
+    out("| pass | ours s | Python s | Python / ours | CPU s: ours, Python | target |")
+    out("|---|---:|---:|---:|---|---|")
+    for pass_name, goal in (("cold", 3.0), ("warm", 2.0)):
+        ratios = per_round(t[pass_name], "python")
+        met = median(ratios) >= goal
+        verdicts.append((f"whole job {pass_name} >= {goal:.0f}x", met))
+        cpu = t[pass_name + "-cpu"]
+        out(f"| {pass_name} | {median(t[pass_name]['ours']) / 1e3:.3f} | {median(t[pass_name]['python']) / 1e3:.3f} | "
+            f"{cell(ratios)} | {median(cpu['ours']) / 1e3:.2f}, {median(cpu['python']) / 1e3:.2f} | "
+            f"{goal:.0f}x: {'met' if met else 'not met'} |")
+    out("")
+    out("CPU s: the process's CPU time during the pass (user and system, all threads); over the wall time, the cores")
+    out("the pass kept busy. The warm pass runs in the same process right after the cold one, over the same")
+    out("directory with an empty memory cache (ours: a new ImageCache and ImageManager; Python: a new pool).")
+    out("")
+    out("## Targets")
+    out("")
+    for label, met in verdicts:
+        out(f"- {'met' if met else 'NOT met'}: {label}")
+    out("")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--timing", required=True, help="the PeerTiming executable")
+    parser.add_argument("--inputs", required=True, help="Benchmarks/Inputs")
+    parser.add_argument("--corpus", required=True, help="the output of make_corpus.py")
+    parser.add_argument("--base-url", required=True, help="where nginx serves the corpus' job directory")
+    parser.add_argument("--magick", default="convert", help="ImageMagick's convert or magick")
+    parser.add_argument("--results", required=True, help="the Markdown file to write")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds, shorter loops, half the files")
+    args = parser.parse_args()
+    args.rounds = 3 if args.quick else 7
+    args.seconds = 0.4 if args.quick else 1.0
+    args.files = 8 if args.quick else 16
+
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load_before = os.getloadavg()[0]
+    comparison = Comparison(args)
+    comparison.run()
+    text = report(comparison, started, (load_before, os.getloadavg()[0]))
+    print(text)
+    with open(args.results, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
