@@ -2,9 +2,9 @@
 # Compares this library with what users would pick instead, on the same files in the same run: decode throughput
 # against Pillow, libvips (pyvips), ImageMagick and the C libraries called directly; 4000 px JPEG thumbnails
 # against Pillow and libvips; and the whole job of an image server (fetch from a loopback nginx, thumbnail, disk
-# cache, then a warm pass) against a Python implementation. Prints the table of ratios and writes it to
+# cache, then a warm pass), on camera originals and on web-size images, against a Python implementation. Prints the table of ratios and writes it to
 # Benchmarks/peers/RESULTS.md. See Benchmarks/peers/README.md for what is measured and how.
-#   Benchmarks/peers/run.sh           about 5 minutes once installed and built (7 rounds)
+#   Benchmarks/peers/run.sh           about 6 minutes once installed and built (7 rounds)
 #   Benchmarks/peers/run.sh --quick   about 2 minutes (3 rounds, shorter loops, half the files)
 # Installs what is missing, once: Debian packages (nginx, libvips, ImageMagick, python3-venv, webp and the C
 # libraries) with apt, and Pillow, pyvips and requests with pip in Benchmarks/.build-peers/venv. The generated
@@ -58,7 +58,7 @@ if ! "$python" -c 'import PIL, pyvips, requests' >/dev/null 2>&1; then
 fi
 
 corpus=$work/corpus
-"$python" Benchmarks/peers/make_corpus.py "$inputs" "$corpus" 16
+"$python" Benchmarks/peers/make_corpus.py "$inputs" "$corpus" 16 400
 
 # Built in a scratch directory of its own, from clean whenever the library's sources changed since the last
 # build: an incremental build has been seen to keep a call into the library compiled against its previous
@@ -74,8 +74,9 @@ echo "run.sh: building PeerTiming" >&2
 echo "$stamp" >"$work/build.stamp"
 timing=$(cd Benchmarks && swift build -c release --scratch-path "../$scratch" --show-bin-path)/PeerTiming
 
-# nginx on a free loopback port, serving the job files: one process in the foreground, its own configuration,
-# logs and temporary directories in a directory of its own; stopped on exit.
+# nginx on a free loopback port, serving the corpus (the camera originals under /job/, the web images under
+# /web/): one process in the foreground, its own configuration, logs and temporary directories in a directory of
+# its own; stopped on exit.
 server=$(mktemp -d)
 nginx_pid=
 cleanup() {
@@ -107,14 +108,14 @@ http {
   scgi_temp_path $server/scgi;
   server {
     listen 127.0.0.1:$port;
-    root $(cd "$corpus/job" && pwd);
+    root $(cd "$corpus" && pwd);
   }
 }
 EOF
 nginx -p "$server" -c "$server/nginx.conf" -e "$server/error.log" &
 nginx_pid=$!
 base_url=http://127.0.0.1:$port
-probe=$(ls "$corpus/job" | head -1)
+probe=job/$(ls "$corpus/job" | head -1)
 for _ in $(seq 50); do
   if "$python" -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)" "$base_url/$probe" 2>/dev/null; then
     break
