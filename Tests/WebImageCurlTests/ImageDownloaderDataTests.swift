@@ -99,7 +99,7 @@ func downloadData(
     @Test func cancellingADataCallerCompletesItOnce() async throws {
         try await withTestHTTPServer { server in
             let gate = ImageGate(server: server)
-            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let calls = Mutex<[Result<DownloadedImageData, WebImageError>]>([])
             let token = downloader.downloadData(url: server.url("/gated/\(photo)")) { result in

@@ -49,6 +49,17 @@ func registerSlowImage(on server: TestHTTPServer, delay: Int = 300) {
 }
 
 /// Registers `/gated/<fixture>`: requests wait until the gate opens, so that a test decides when they finish.
+extension ImageDownloaderConfig {
+    /// Timeouts long enough that a transfer held at an ``ImageGate`` never times out, however loaded the machine
+    /// running the tests is: those tests are about cancellation and sharing, not timeouts.
+    static var patientWithGates: ImageDownloaderConfig {
+        var config = ImageDownloaderConfig()
+        config.stallTimeout = 120
+        config.downloadTimeout = 120
+        return config
+    }
+}
+
 final class ImageGate: Sendable {
     private let waiting = Mutex<(open: Bool, responders: [(TestHTTPResponder, [UInt8], String)])>((false, []))
 
@@ -140,7 +151,7 @@ final class ImageGate: Sendable {
     @Test func cancellingOneCallerLeavesTheOtherItsImage() async throws {
         try await withTestHTTPServer { server in
             let gate = ImageGate(server: server)
-            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let url = server.url("/gated/jpeg/photo.jpg")
             let cancelled = Mutex<[Result<ImageLoaderResult, WebImageError>]>([])
@@ -167,7 +178,7 @@ final class ImageGate: Sendable {
     @Test func theLastCallerToCancelStopsTheTransfer() async throws {
         try await withTestHTTPServer { server in
             let gate = ImageGate(server: server)
-            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let url = server.url("/gated/jpeg/photo.jpg")
             let tokens = (0..<3).map { _ in downloader.downloadImage(url: url) { _ in } }
