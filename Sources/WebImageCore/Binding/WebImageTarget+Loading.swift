@@ -116,11 +116,13 @@ extension WebImageTarget {
         context.callbackQueue = queue
         let slot = WebImageSlot(state: state, key: key, generation: generation, setter: setter)
 
-        if !options.contains(.delayPlaceholder),
-           url.map({ !manager.completesFromMemoryDuringCall($0, options: options, context: context) }) ?? true {
+        // Set by the manager once the memory tier has not completed the load during the call: a memory hit then
+        // shows with no placeholder first.
+        let setPlaceholder: (() -> Void)? = options.contains(.delayPlaceholder) ? nil : {
             queue.execute(duringCall: true) { slot.set(placeholder, data: nil, cacheType: .none, url: url) }
         }
         guard let url else {
+            setPlaceholder?()
             let error = WebImageError(.invalidURL, "the image URL is nil")
             queue.execute(duringCall: true) {
                 slot.indicator?.stopAnimating()
@@ -142,7 +144,7 @@ extension WebImageTarget {
                 return
             }
             slot.deliver(result, decision: decision, placeholder: placeholder, url: url, options: options, completion: completion)
-        })
+        }, beforePipeline: setPlaceholder)
         state.setOperation(operation, forKey: key, generation: generation)
         return operation
     }

@@ -40,6 +40,20 @@ extension ImageManager {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
+        loadImage(url: url, options: options, context: context, progress: progress, completion: completion, beforePipeline: nil)
+    }
+
+    /// ``loadImage(url:options:context:progress:completion:)``, running `beforePipeline` during the call when the
+    /// memory tier did not complete the load, just before the rest of the pipeline starts: the view binding sets
+    /// its placeholder there, so that a memory hit shows with no placeholder first.
+    func loadImage(
+        url: URL?,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping ImageLoadResultHandler,
+        beforePipeline: (() -> Void)?
+    ) -> ImageLoadOperation {
         let snapshot = settingsIfAny
         // The memory tier first, synchronously, before anything is made or copied: a hit completes here.
         if snapshot?.optionsProcessor == nil, let url,
@@ -48,6 +62,7 @@ extension ImageManager {
             completion(.success(.memoryHit(image, url: url)))
             return ImageLoadOperation(deliveredDuringCall: url)
         }
+        beforePipeline?()
         return startLoad(
             url: url, options: options, context: context, settings: snapshot ?? .none,
             progress: progress, completion: completion
@@ -205,16 +220,6 @@ extension ImageManager {
     private func memoryHitAllowed(_ url: URL, options: ImageOptions) -> Bool {
         options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
             && (options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil)
-    }
-
-    /// Whether ``loadImage(url:options:context:progress:completion:)`` with these arguments would complete during
-    /// its call, from the memory cache: the view binding then sets no placeholder first.
-    func completesFromMemoryDuringCall(_ url: URL, options: ImageOptions, context: ImageContext) -> Bool {
-        let settings = settingsIfAny
-        guard settings?.optionsProcessor == nil, context.callbackQueue?.runsInline(duringCall: true) ?? true else {
-            return false
-        }
-        return memoryHitDuringCall(url, options: options, context: context, settings: settings) != nil
     }
 
     /// The image the memory cache holds for `url` and `context` (its full key, thumbnail and transformer
