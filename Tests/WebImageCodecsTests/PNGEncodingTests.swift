@@ -50,6 +50,30 @@ struct PNGEncodingTests {
         }
     }
 
+    @Test(
+        "noise that zlib cannot compress round-trips, with and without alpha, in one pass of the encoder",
+        arguments: [false, true])
+    func incompressibleNoise(hasAlpha: Bool) throws {
+        var state: UInt64 = hasAlpha ? 0x9E37_79B9_7F4A_7C15 : 0xD1B5_4A32_D192_ED03
+        let pixels = try PixelBuffer(width: 301, height: 77) { buffer in
+            for index in buffer.indices {
+                // xorshift64*: bytes with no pattern deflate can use.
+                state ^= state >> 12
+                state ^= state << 25
+                state ^= state >> 27
+                let byte = UInt8(truncatingIfNeeded: (state &* 0x2545_F491_4F6C_DD1D) >> 56)
+                buffer[index] = hasAlpha || index % 4 != 3 ? byte : 255
+            }
+        }
+        let original = Image(pixels: pixels, hasAlpha: hasAlpha)
+        let encoded = try coder.encode(original, as: .png, options: ImageEncodeOptions())
+        // Stored blocks: larger than the filtered pixels, so the first buffer had to be zlib's bound.
+        #expect(encoded.count > 301 * 77 * (hasAlpha ? 4 : 3))
+        let decoded = try coder.decode(encoded)
+        #expect(decoded.pixels == original.pixels)
+        #expect(decoded.hasAlpha == hasAlpha)
+    }
+
     @Test("an image made in memory encodes to its colour")
     func inMemoryImage() throws {
         let color = RGBAColor(red: 12, green: 200, blue: 99)

@@ -15,9 +15,13 @@ enum LibPNG {
         code: WebImageError.Code = .badImageData
     ) throws(WebImageError) {
         guard !succeeded else { return }
-        let text = message()
-        let reason = text.isEmpty ? "libpng failed without saying why" : "libpng: \(text)"
-        throw WebImageError(code, "PNG: \(reason)")
+        throw failure(message(), code: code)
+    }
+
+    /// The error for a libpng failure with `message` (libpng's text, possibly empty).
+    static func failure(_ message: String, code: WebImageError.Code) -> WebImageError {
+        let reason = message.isEmpty ? "libpng failed without saying why" : "libpng: \(message)"
+        return WebImageError(code, "PNG: \(reason)")
     }
 
     /// Begins a simplified read of `bytes` (the header up to the first image data), calls `body` with the
@@ -75,7 +79,10 @@ enum LibPNG {
 
     /// Writes `pixels` (RGBA when `hasAlpha`, else RGB, 8 bits a channel, `stride` bytes a row) as a PNG file.
     ///
-    /// Asks libpng for the size first, then writes into a buffer of that size.
+    /// Compresses once, into a scratch buffer of libpng's upper bound for the file's size (pages the output
+    /// never reaches are never touched), then copies the bytes written into the result. Only when libpng
+    /// reports that the bound was too small (a zlib that compresses worse than zlib's own bound) does it write
+    /// again, into a buffer of the size libpng asked for.
     /// - Throws: `encodingFailed` with libpng's message.
     static func write(
         _ pixels: UnsafeRawPointer,
@@ -86,31 +93,49 @@ enum LibPNG {
         guard stride <= Int(Int32.max), size.width <= Int(UInt32.max), size.height <= Int(UInt32.max) else {
             throw WebImageError(.encodingFailed, "PNG: \(size) pixels are too many to encode")
         }
-        func describe() -> png_image {
+        guard let bound = maximumFileSize(size, channels: hasAlpha ? 4 : 3) else {
+            throw WebImageError(.encodingFailed, "PNG: \(size) pixels are too many to encode")
+        }
+        var capacity = bound
+        var message = ""
+        // At most two rounds: the second has the size libpng itself asked for.
+        for _ in 0..<2 {
             var image = png_image()
             image.version = UInt32(cpng_image_version)
             image.width = UInt32(size.width)
             image.height = UInt32(size.height)
             image.format = UInt32(hasAlpha ? cpng_format_rgba : cpng_format_rgb)
-            return image
+            defer { png_image_free(&image) }
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+            defer { scratch.deallocate() }
+            var written = png_alloc_size_t(capacity)
+            let succeeded = png_image_write_to_memory(
+                &image, scratch.baseAddress, &written, 0, pixels, Int32(stride), nil) != 0
+            if succeeded, written <= capacity {
+                return Data(bytes: scratch.baseAddress!, count: Int(written))
+            }
+            // A failure that raised the count is a buffer too small; any other is an error.
+            message = image.messageText
+            guard !succeeded, written > capacity, written <= Int.max else { break }
+            capacity = Int(written)
         }
-        var image = describe()
-        defer { png_image_free(&image) }
-        var byteCount: png_alloc_size_t = 0
-        let measured = png_image_write_to_memory(&image, nil, &byteCount, 0, pixels, Int32(stride), nil) != 0
-        try check(measured && byteCount > 0, image.messageText, code: .encodingFailed)
+        throw failure(message, code: .encodingFailed)
+    }
 
-        // The first call freed its state; describe the image afresh for the second.
-        png_image_free(&image)
-        image = describe()
-        var output = Data(count: Int(byteCount))
-        var written = byteCount
-        let succeeded = output.withUnsafeMutableBytes { buffer in
-            png_image_write_to_memory(&image, buffer.baseAddress, &written, 0, pixels, Int32(stride), nil) != 0
-        }
-        try check(succeeded && written <= byteCount, image.messageText, code: .encodingFailed)
-        output.count = Int(written)
-        return output
+    /// libpng's upper bound on the size of a PNG file of `size` pixels with `channels` 8-bit channels, without
+    /// a colour map (`PNG_IMAGE_PNG_SIZE_MAX`), or nil when it does not fit in an `Int`.
+    static func maximumFileSize(_ size: PixelSize, channels: Int) -> Int? {
+        // The filtered bytes: each row, plus its filter byte.
+        let (rowBytes, o1) = size.width.multipliedReportingOverflow(by: channels)
+        guard !o1, rowBytes < Int.max else { return nil }
+        let (dataBytes, o2) = (rowBytes + 1).multipliedReportingOverflow(by: size.height)
+        guard !o2, dataBytes < Int.max / 2 else { return nil }
+        // zlib's bound (PNG_ZLIB_MAX_SIZE), then the chunk headers and fixed chunks around the IDATs.
+        let compressed = dataBytes + (dataBytes + 7) / 8 + (dataBytes + 63) / 64 + 11
+        let chunkBytes = 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192)
+        let (total, o3) = compressed.addingReportingOverflow(chunkBytes)
+        guard !o3 else { return nil }
+        return total
     }
 }
 
