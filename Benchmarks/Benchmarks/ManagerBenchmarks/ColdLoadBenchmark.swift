@@ -7,7 +7,7 @@ import WebImage
 /// A cold load: 1,000 distinct URLs of a 256 x 192 JPEG from the loopback server (a child process) into an empty
 /// cache, end to end, through `ImageManager.loadImage` with `waitStoreCache`, so that each completion comes after
 /// its image is decoded, in memory and written to disk. Each iteration uses a new ImageCache in a fresh temporary
-/// directory, made before the timing and removed after it.
+/// directory, made before the timing; the directories are removed at the teardown (see `ColdLoadFixture.filled`).
 ///
 /// The baseline is the sum of the plain operations: libcurl's multi interface called directly fetching 1,000 other
 /// distinct URLs of the same bytes, then TurboJPEG decoding those bytes 1,000 times on this thread. Both sides have
@@ -54,7 +54,8 @@ func coldLoadBenchmark() {
                     for _ in 0..<count { blackHole(RawJPEG.decode(fixture.jpeg)) }
                 }
             }
-            scratch.remove(expectingDiskEntries: count)
+            scratch.check(expectingDiskEntries: count)
+            fixture.removeOnClose(scratch)
             benchmark.measurement(downloadPart, Pairs.microseconds(download))
             benchmark.measurement(decodePart, Pairs.microseconds(decode))
             Pairs.recordThroughput(benchmark, ours: oursTime, baseline: download + decode)

@@ -14,12 +14,10 @@ final class ScratchCache: Sendable {
         cache = ImageCache(namespace: "images", root: root, coder: ImageCoderRegistry.shared)
     }
 
-    /// Fails the benchmark unless the disk tier holds `count` entries (waiting for its IO queue), then removes
-    /// the directory.
-    func remove(expectingDiskEntries count: Int) {
+    /// Fails the benchmark unless the disk tier holds `count` entries (waiting for its IO queue).
+    func check(expectingDiskEntries count: Int) {
         let stored = cache.diskCache.totalCount
         precondition(stored == count, "the disk cache holds \(stored) entries, not \(count)")
-        remove()
     }
 
     func remove() {
