@@ -4,6 +4,7 @@
 //   PeerTiming decode FORMAT FILE SECONDS      our coder and the C library alone, alternating decode for decode
 //   PeerTiming thumb SIZE SECONDS FILE...      JPEG thumbnails: one at a time, then batches over both cores
 //   PeerTiming job URLLIST CACHEDIR SIZE WORKERS   the server job through ImageManager, cold then warm
+//   PeerTiming codec SIZE SECONDS FILE...     the codec work of the job's cold pass alone, over both cores
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -44,6 +45,10 @@ case "job" where arguments.count == 5:
     let urls = list.split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
     let job = JobTiming(urls: urls, cacheDirectory: URL(fileURLWithPath: arguments[2], isDirectory: true), size: size, workers: workers)
     emit(await job.run())
+case "codec" where arguments.count >= 4:
+    guard let size = Int(arguments[1]), let seconds = Double(arguments[2]) else { fail("bad SIZE or SECONDS") }
+    emit(CodecWorkTiming(size: size, files: arguments[3...].map(readFile)).run(seconds: seconds))
 default:
-    fail("usage: PeerTiming decode FORMAT FILE SECONDS | thumb SIZE SECONDS FILE... | job URLLIST CACHEDIR SIZE WORKERS")
+    fail("usage: PeerTiming decode FORMAT FILE SECONDS | thumb SIZE SECONDS FILE... | job URLLIST CACHEDIR SIZE WORKERS"
+        + " | codec SIZE SECONDS FILE...")
 }
