@@ -4,7 +4,7 @@
 //   PeerTiming decode FORMAT FILE SECONDS      our coder and the C library alone, alternating decode for decode
 //   PeerTiming thumb SIZE SECONDS FILE...      JPEG thumbnails: one at a time, then batches over both cores
 //   PeerTiming job URLLIST CACHEDIR SIZE WORKERS   the server job through ImageManager, cold then warm
-//   PeerTiming codec SIZE SECONDS FILE...     the codec work of the job's cold pass alone, over both cores
+//   PeerTiming codec SIZE SECONDS FILE...     the codec work of the job's cold and warm passes alone, over both cores
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

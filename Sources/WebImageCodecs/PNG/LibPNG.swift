@@ -111,8 +111,8 @@ enum LibPNG {
             var written = png_alloc_size_t(capacity)
             let succeeded = png_image_write_to_memory(
                 &image, scratch.baseAddress, &written, 0, pixels, Int32(stride), nil) != 0
-            if succeeded, written <= capacity {
-                return Data(bytes: scratch.baseAddress!, count: Int(written))
+            if succeeded, written <= capacity, let base = scratch.baseAddress {
+                return Data(bytes: base, count: Int(written))
             }
             // A failure that raised the count is a buffer too small; any other is an error.
             message = image.messageText
