@@ -45,7 +45,7 @@ import WebImageTestSupport
                         if case .success(let loaded) = result { tracker.track(loaded.image) }
                         counts.withLock { $0[index] += 1 }
                     }
-                    tracker.track(operation)
+                    if let state = operation.stateObject { tracker.track(state) }
                     switch index % 4 {
                     case 0: operation.cancel()
                     case 1: DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int.random(in: 0...30))) { operation.cancel() }

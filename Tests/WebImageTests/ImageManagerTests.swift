@@ -243,6 +243,45 @@ import WebImageTestSupport
         }
     }
 
+    @Test func operationsAreHandlesToTheirLoads() async throws {
+        try await withTestHTTPServer { server in
+            let harness = ManagerHarness()
+            let count = Mutex(0)
+            let slow = harness.manager.loadImage(url: server.url("/generated?bytes=1000&delay_ms=2000")) { _ in
+                count.withLock { $0 += 1 }
+            }
+            let other = harness.manager.loadImage(url: server.url("/generated?bytes=1000&delay_ms=2000&n=2")) { _ in
+                count.withLock { $0 += 1 }
+            }
+            let copy = slow
+            #expect(copy == slow)
+            #expect(other != slow)
+            #expect(Set([slow, copy, other]).count == 2)
+
+            // Cancelling a copy cancels the load: every copy sees it, and the completion runs once.
+            copy.cancel()
+            #expect(slow.isCancelled && slow.isFinished)
+            #expect(!other.isFinished)
+            other.cancel()
+            #expect(await eventually { count.withLock { $0 } == 2 })
+            #expect(!harness.manager.isRunning)
+
+            // Memory hits: finished during the call, not cancellable, equal when their URLs are.
+            let url = server.url("/image/png/rgb8.png")
+            _ = try await harness.load(url).get()
+            let first = harness.manager.loadImage(url: url) { _ in count.withLock { $0 += 1 } }
+            let second = harness.manager.loadImage(url: url) { _ in count.withLock { $0 += 1 } }
+            #expect(count.withLock { $0 } == 4)
+            #expect(first.isFinished && !first.isCancelled)
+            #expect(first == second)
+            #expect(first.url == url)
+            first.cancel()
+            #expect(!first.isCancelled)
+            #expect(count.withLock { $0 } == 4)
+            #expect(first != slow)
+        }
+    }
+
     @Test func cancelStormCompletesEveryLoadExactlyOnce() async throws {
         try await withTestHTTPServer { server in
             let harness = ManagerHarness()

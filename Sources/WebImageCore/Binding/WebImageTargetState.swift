@@ -32,8 +32,21 @@ public final class WebImageTargetState: Sendable {
         var generation: UInt64
     }
 
+    /// A load held weakly: its URL, and its run while something else keeps it.
     private struct WeakOperation: Sendable {
-        weak var operation: ImageLoadOperation?
+        let url: URL?
+        weak var run: ImageLoadOperation.Run?
+
+        init(operation: ImageLoadOperation) {
+            url = operation.url
+            run = operation.run
+        }
+
+        /// The load, while it is still kept elsewhere; nil for a load delivered during its call, which ended then.
+        var operation: ImageLoadOperation? {
+            guard let run else { return nil }
+            return ImageLoadOperation(url: url, run: run)
+        }
     }
 
     /// An empty state: no key, no load, no transition, no indicator.

@@ -12,34 +12,39 @@ import Synchronization
 /// comes first, whatever the race. Results that are not final may come before it: with `refreshCached` and a
 /// cached image, a ``ImageLoadResult/Outcome/refreshing`` result first; with `progressiveLoad`,
 /// ``ImageLoadResult/Outcome/partial`` results. They never overlap one another or the final result, and never
-/// come after it: a partial image that arrives while an earlier one is still being handed over is dropped. Once the final result is claimed, the operation lets go of the completion and the progress
-/// handler, so that keeping the operation does not keep what they capture.
+/// come after it: a partial image that arrives while an earlier one is still being handed over is dropped. Once
+/// the final result is claimed, the operation lets go of the completion and the progress handler, so that keeping
+/// the operation does not keep what they capture.
+///
+/// A handle: copies refer to the same load, and two operations are equal when they refer to the same load. An
+/// operation whose result was delivered during the call that made it (a memory hit) refers to no running load:
+/// it is finished, cannot be cancelled, and costs no allocation.
 ///
 /// Thread-safe.
-public final class ImageLoadOperation: Sendable {
+public struct ImageLoadOperation: Sendable, Hashable {
     /// The URL asked for; nil when the load was started without one.
     public let url: URL?
-    /// Whether the caller gave a progress handler.
-    let wantsProgress: Bool
     /// The load's latch, callback queue and handlers; nil for an operation whose result was delivered during the
     /// call that made it, which has nothing left to deliver or cancel.
-    private let run: Run?
+    let run: Run?
 
-    /// What a load that has not yet delivered its result keeps: kept apart from the operation so that an operation
-    /// made by ``init(deliveredDuringCall:)`` (every memory hit makes one) costs one small allocation.
-    private final class Run: Sendable {
+    /// What a load that has not yet delivered its result keeps, shared by the copies of its operation.
+    final class Run: Sendable {
         let latch: CompletionLatch<ImageLoadResult>
         let callbackQueue: CallbackQueue
         let state: Mutex<State>
+        /// Whether the caller gave a progress handler.
+        let wantsProgress: Bool
 
-        init(latch: CompletionLatch<ImageLoadResult>, callbackQueue: CallbackQueue, state: State) {
+        init(latch: CompletionLatch<ImageLoadResult>, callbackQueue: CallbackQueue, state: State, wantsProgress: Bool) {
             self.latch = latch
             self.callbackQueue = callbackQueue
             self.state = Mutex(state)
+            self.wantsProgress = wantsProgress
         }
     }
 
-    private struct State {
+    struct State {
         var cacheToken: CacheQueryToken?
         var loaderToken: (any ImageLoadToken)?
         /// The caller's handlers, until the final result or the cancellation is claimed.
@@ -54,7 +59,6 @@ public final class ImageLoadOperation: Sendable {
 
     init(url: URL?, callbackQueue: CallbackQueue, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadResultHandler) {
         self.url = url
-        wantsProgress = progress != nil
         run = Run(
             latch: CompletionLatch(
                 callbackQueue: callbackQueue,
@@ -62,7 +66,8 @@ public final class ImageLoadOperation: Sendable {
                 handler: completion
             ),
             callbackQueue: callbackQueue,
-            state: State(completion: completion, progressHandler: progress)
+            state: State(completion: completion, progressHandler: progress),
+            wantsProgress: progress != nil
         )
     }
 
@@ -70,8 +75,39 @@ public final class ImageLoadOperation: Sendable {
     /// cancelled, with nothing left to cancel.
     init(deliveredDuringCall url: URL) {
         self.url = url
-        wantsProgress = false
         run = nil
+    }
+
+    /// The operation of a load that `run` still keeps: for the places that hold a load weakly.
+    init(url: URL?, run: Run) {
+        self.url = url
+        self.run = run
+    }
+
+    /// Whether the caller gave a progress handler.
+    var wantsProgress: Bool { run?.wantsProgress ?? false }
+
+    /// The object that holds the load's state while anything keeps the load, for tests that check that no load
+    /// outlives them; nil for an operation delivered during its call, which holds none.
+    package var stateObject: AnyObject? { run }
+
+    /// Whether `lhs` and `rhs` refer to the same load; two operations delivered during their calls are equal when
+    /// their URLs are.
+    public static func == (lhs: ImageLoadOperation, rhs: ImageLoadOperation) -> Bool {
+        switch (lhs.run, rhs.run) {
+        case (.some(let left), .some(let right)): left === right
+        case (.none, .none): lhs.url == rhs.url
+        default: false
+        }
+    }
+
+    /// Hashes the load `self` refers to, consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        if let run {
+            hasher.combine(ObjectIdentifier(run))
+        } else {
+            hasher.combine(url)
+        }
     }
 
     /// Cancels the load: the completion runs at once with `cancelled` unless it has already run, the cache query

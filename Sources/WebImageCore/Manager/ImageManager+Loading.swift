@@ -134,8 +134,8 @@ extension ImageManager {
             return operation
         }
         register(operation)
-        operation.onCancel { [weak self, weak operation] in
-            if let self, let operation { self.unregister(operation) }
+        operation.onCancel { [weak self, weak run = operation.run] in
+            if let self, let run { self.unregister(run) }
         }
         ImageLoadJob(
             manager: self,

@@ -172,12 +172,21 @@ public final class ImageManager: Sendable {
         for operation in operations { operation.cancel() }
     }
 
+    /// Keeps `operation` among the running loads until ``unregister(_:)``; an operation delivered during its call
+    /// is never running.
     func register(_ operation: ImageLoadOperation) {
-        running.withLock { $0[ObjectIdentifier(operation)] = operation }
+        guard let run = operation.run else { return }
+        running.withLock { $0[ObjectIdentifier(run)] = operation }
     }
 
     func unregister(_ operation: ImageLoadOperation) {
-        _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+        guard let run = operation.run else { return }
+        unregister(run)
+    }
+
+    /// Forgets the running load that `run` belongs to.
+    func unregister(_ run: ImageLoadOperation.Run) {
+        _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(run)) }
     }
 
     // MARK: Failed URLs
