@@ -6,6 +6,9 @@
 #   Scripts/bench.sh --target ManagerBenchmarks   one target: Cache, Codec, Download or ManagerBenchmarks
 #   Scripts/bench.sh --instructions  instructions per decode, ours against the C baseline, counted by callgrind:
 #                                    repeatable whatever else the machine is doing
+# The manager's cache benchmarks write their caches under the system's temporary directory, or under
+# WEBIMAGE_BENCHMARK_CACHE_ROOT when set. On ext4 without a journal, creating files within about five minutes of
+# many deletions (a build, a test run) is several times slower: run them on a machine that has been quiet that long.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

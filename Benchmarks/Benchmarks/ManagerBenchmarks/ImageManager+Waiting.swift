@@ -7,12 +7,14 @@ extension ImageManager {
     /// Loads every URL in `urls` (in order, one call each, all started before the first is waited for) and waits
     /// for every completion; fails the benchmark when a load fails, when an image comes from another tier than
     /// `tier` (`.none`: loaded, not cached), or when they take more than a minute.
-    func loadAll(_ urls: [URL], options: ImageOptions = [], expecting tier: ImageCacheType) {
+    func loadAll(
+        _ urls: [URL], options: ImageOptions = [], context: ImageContext = ImageContext(), expecting tier: ImageCacheType
+    ) {
         let group = DispatchGroup()
         let problems = LoadProblems()
         for url in urls {
             group.enter()
-            loadImage(url: url, options: options) { result in
+            loadImage(url: url, options: options, context: context) { result in
                 switch result {
                 case .success(let loaded) where loaded.cacheType != tier:
                     problems.note("\(url.absoluteString) came from \(loaded.cacheType), not \(tier)")

@@ -5,6 +5,6 @@ import Benchmark
 /// the same run. Each benchmark lives in its own file.
 let benchmarks: @Sendable () -> Void = {
     memoryHitBenchmarks()
-    coldLoadBenchmark()
+    coldLoadBenchmarks()
     warmLoadBenchmark()
 }
