@@ -61,6 +61,7 @@ private func coldLoadBenchmark(storing storeCacheType: ImageCacheType, named sto
         let clock = ContinuousClock()
         var context = ImageContext()
         context.storeCacheType = storeCacheType
+        let pixelBytes = RawJPEG.decode(fixture.jpeg) * 4
         for _ in benchmark.scaledIterations {
             let ours = fixture.urls(count: count)
             let baseline = CStringList(fixture.urls(count: count))
@@ -83,7 +84,7 @@ private func coldLoadBenchmark(storing storeCacheType: ImageCacheType, named sto
             }
             if keeps {
                 var buffers: [UnsafeMutableRawPointer] = []
-                let keeping = clock.measure { buffers = RawJPEG.decodeKeeping(fixture.jpeg, count: count) }
+                let keeping = clock.measure { buffers = RawJPEG.decodeKeeping(fixture.jpeg, count: count, bytes: pixelBytes) }
                 buffers.forEach { free($0) }
                 benchmark.measurement(keepingPart, Pairs.microseconds(keeping))
                 benchmark.measurement(
