@@ -17,8 +17,10 @@ public final class TestHTTPHalfBody: Sendable {
             if request.query["length"] != nil { headers.append(("Content-Length", String(entry.bytes.count))) }
             responder.writeHead(status: 200, headers: headers)
             let half = entry.bytes.count / 2
-            responder.writeBody(entry.bytes[..<half])
+            // Held before the first half goes out: a client can see that half, and ask whether the rest is held,
+            // before this handler would otherwise get to record it.
             self?.held.withLock { $0 = (responder, Array(entry.bytes[half...])) }
+            responder.writeBody(entry.bytes[..<half])
         }
     }
 
