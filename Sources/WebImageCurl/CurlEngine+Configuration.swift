@@ -20,6 +20,11 @@ extension CurlEngine {
         /// The longest the curl thread sleeps in `curl_multi_poll` when nothing happens; posts and curl's own timers
         /// wake it sooner.
         package var pollTimeout: Duration = .seconds(30)
+        /// How long completions that follow one another closely may wait to be sent together to the global queue
+        /// (see ``DeliveryBatch``). A completion that comes after a quiet spell of this length is sent at once; one
+        /// that comes in a burst waits at most this long, so that the burst costs a thread wake-up per this span
+        /// rather than one per completion. Zero sends each at once.
+        package var deliveryWindow: Duration = .milliseconds(2)
 
         package init() {}
     }

@@ -25,6 +25,12 @@ final class CurlEngineLoop: @unchecked Sendable {
     /// How often running transfers are checked for stalls; a stall is reported this much late at most. curl's own
     /// low-speed check averages over several seconds, so on its own it fires late.
     private static let stallCheckInterval: Duration = .milliseconds(250)
+    /// Completions gathered on this thread for the global queue; sent by ``sendDeliveries()``.
+    private let deliveries = DeliveryBatch()
+    /// When gathered completions may be sent.
+    private var deliveryWindow: CurlDeliveryWindow
+    /// The header lines made last, for the next transfer that sends the same headers.
+    private var lastHeaderList: CurlHeaderList?
 
     init(multi: UnsafeMutableRawPointer, inbox: CurlEngineInbox, counters: CurlLiveCounters, configuration: CurlEngine.Configuration) {
         self.multi = multi
@@ -33,6 +39,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         self.configuration = configuration
         waiting = CurlWaitingQueue(order: configuration.executionOrder)
         handles = CurlEasyPool(capacity: configuration.maxConcurrentTransfers, counters: counters)
+        deliveryWindow = CurlDeliveryWindow(length: configuration.deliveryWindow)
     }
 
     /// The curl thread's body: runs until shutdown, then cancels everything, frees every handle and counts the thread
@@ -53,12 +60,16 @@ final class CurlEngineLoop: @unchecked Sendable {
             _ = curl_multi_perform(multi, &stillRunning)
             finishDone()
             checkStalls()
+            let holding = sendDeliveries()
             if !waiting.isEmpty, running.count < configuration.maxConcurrentTransfers {
                 continue
             }
-            _ = curl_multi_poll(multi, nil, 0, running.isEmpty ? idleTimeout : busyTimeout, nil)
+            var timeout = running.isEmpty ? idleTimeout : busyTimeout
+            if let holding { timeout = min(timeout, Self.milliseconds(holding)) }
+            _ = curl_multi_poll(multi, nil, 0, timeout, nil)
         }
         tearDown()
+        deliveries.send()
         counters.threadEnded()
     }
 
@@ -68,10 +79,10 @@ final class CurlEngineLoop: @unchecked Sendable {
             waiting.enqueue(Waiting(request: request, sink: sink), id: id, priority: request.priority)
         case .cancel(let id):
             if let entry = waiting.remove(id) {
-                entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)))
+                entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)), deliveries: deliveries)
             } else if let transfer = running[id] {
                 remove(transfer)
-                transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)))
+                transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)), deliveries: deliveries)
             }
         case .setPriority(let id, let priority):
             waiting.setPriority(id, priority)
@@ -81,7 +92,7 @@ final class CurlEngineLoop: @unchecked Sendable {
     /// A command that arrived with shutdown: an added transfer completes cancelled; the rest mean nothing now.
     private func discard(_ command: CurlEngineInbox.Command) {
         if case .add(_, let request, let sink) = command {
-            sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: request.url)))
+            sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: request.url)), deliveries: deliveries)
         }
     }
 
@@ -94,15 +105,15 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     private func start(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink) {
         guard let easy = handles.take() else {
-            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")))
+            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")), deliveries: deliveries)
             return
         }
         let transfer = CurlTransfer(id: id, request: request, sink: sink, easy: easy, counters: counters)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         do {
-            try transfer.configure(context: context, share: share)
+            try transfer.configure(context: context, share: share, headers: headerList(for: request.headers))
         } catch {
-            sink.didComplete(.failure(error))
+            sink.didComplete(.failure(error), deliveries: deliveries)
             return
         }
         // The one retain of the context, released in `remove`.
@@ -111,10 +122,19 @@ final class CurlEngineLoop: @unchecked Sendable {
         guard code == CURLM_OK else {
             Unmanaged.passUnretained(transfer).release()
             let reason = String(cString: curl_multi_strerror(code))
-            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(request.url))")))
+            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(request.url))")), deliveries: deliveries)
             return
         }
         running[id] = transfer
+    }
+
+    /// The header lines for `headers`: the last ones made when they send the same, else new ones (kept for the next
+    /// transfer). Nil when there are none, or when curl could not allocate them.
+    private func headerList(for headers: [(name: String, value: String)]) -> CurlHeaderList? {
+        guard !headers.isEmpty else { return nil }
+        if let last = lastHeaderList, last.sends(headers) { return last }
+        lastHeaderList = CurlHeaderList(headers)
+        return lastHeaderList
     }
 
     /// Completes the transfers curl reports done.
@@ -130,8 +150,17 @@ final class CurlEngineLoop: @unchecked Sendable {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
             let result = transfer.result(for: code)
             remove(transfer)
-            transfer.sink.didComplete(result)
+            transfer.sink.didComplete(result, deliveries: deliveries)
         }
+    }
+
+    /// Sends the gathered completions, unless they came in a burst: then they wait until the delivery window that
+    /// began with the last send has passed, and this returns how much longer, so that the poll wakes in time.
+    private func sendDeliveries() -> Duration? {
+        guard !deliveries.isEmpty else { return nil }
+        if let wait = deliveryWindow.wait(at: .now) { return wait }
+        deliveries.send()
+        return nil
     }
 
     /// Stops the running transfers that received nothing for their stall timeout, at most once per
@@ -145,7 +174,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         for transfer in stalled {
             remove(transfer)
             let stall = transfer.request.stallTimeout
-            transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .stalled(stall), url: transfer.request.url)))
+            transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .stalled(stall), url: transfer.request.url)), deliveries: deliveries)
         }
     }
 
@@ -173,14 +202,15 @@ final class CurlEngineLoop: @unchecked Sendable {
     private func tearDown() {
         for transfer in Array(running.values) {
             remove(transfer)
-            transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)))
+            transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)), deliveries: deliveries)
         }
         for entry in waiting.removeAll() {
-            entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)))
+            entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)), deliveries: deliveries)
         }
         inbox.waitForWakers()
         for command in inbox.take().commands { discard(command) }
         handles.drain()
+        lastHeaderList = nil
         if let share {
             curl_share_cleanup(share)
             counters.handleClosed()

@@ -8,8 +8,10 @@ extension CurlTransfer {
     /// - Parameters:
     ///   - context: The opaque reference to this context that the callbacks and `CURLOPT_PRIVATE` carry.
     ///   - share: The engine's cookie share handle, used when the request asks for cookies.
+    ///   - headers: The request's header lines, made by the engine (which reuses them across transfers); the
+    ///     transfer keeps them for as long as its handle.
     /// - Throws: `invalidDownloadOperation` when curl refuses an option, naming it.
-    func configure(context: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) throws(WebImageError) {
+    func configure(context: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?, headers: CurlHeaderList?) throws(WebImageError) {
         let request = request
         try set(CURLOPT_NOSIGNAL, 1)
         try setString(CURLOPT_URL, request.url)
@@ -30,7 +32,7 @@ extension CurlTransfer {
         try setString(CURLOPT_ACCEPT_ENCODING, "")
         // Waiting for a connection to show whether it multiplexes pays only where HTTP/2 can be negotiated (TLS with
         // ALPN); over plain http the wait lasts until the first response, holding every other transfer to the host.
-        if request.url.lowercased().hasPrefix("https:") {
+        if Self.isHTTPS(request.url) {
             try set(CURLOPT_PIPEWAIT, 1)
         }
         try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
@@ -45,7 +47,7 @@ extension CurlTransfer {
             "CURLOPT_HEADERFUNCTION"
         )
         try configureMethod()
-        try configureHeaders()
+        try configureHeaders(headers)
         if let credentials = request.credentials {
             try setString(CURLOPT_USERNAME, credentials.user)
             try setString(CURLOPT_PASSWORD, credentials.password)
@@ -58,7 +60,7 @@ extension CurlTransfer {
     }
 
     private func configureMethod() throws(WebImageError) {
-        switch request.method.uppercased() {
+        switch request.method == "GET" ? "GET" : request.method.uppercased() {
         case "GET":
             break
         case "HEAD":
@@ -79,17 +81,24 @@ extension CurlTransfer {
         }
     }
 
-    private func configureHeaders() throws(WebImageError) {
+    private func configureHeaders(_ headers: CurlHeaderList?) throws(WebImageError) {
         guard !request.headers.isEmpty else { return }
-        for header in request.headers {
-            // "Name:" with nothing after it removes a header curl would send; "Name;" sends it empty.
-            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
-            guard let list = curl_slist_append(headerList, line) else {
-                throw WebImageError(.invalidDownloadOperation, "could not add header \(header.name) to \(request.url)")
-            }
-            headerList = list
+        guard let headers, headers.sends(request.headers) else {
+            throw WebImageError(.invalidDownloadOperation, "could not make the header lines of \(request.url)")
         }
-        try check(wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+        headerList = headers
+        try check(wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
+    }
+
+    /// Whether `url` starts with `https:`, in any case, without making a lowercased copy of it.
+    private static func isHTTPS(_ url: String) -> Bool {
+        var scheme = "https:".utf8.makeIterator()
+        for byte in url.utf8 {
+            guard let expected = scheme.next() else { return true }
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            guard lowered == expected else { return false }
+        }
+        return scheme.next() == nil
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(WebImageError) {
@@ -102,13 +111,14 @@ extension CurlTransfer {
         try check(code, "option \(option.rawValue)")
     }
 
-    private func check(_ code: CURLcode, _ what: String) throws(WebImageError) {
+    /// Throws when curl refused an option; `what` names it, and is formatted only then.
+    private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws(WebImageError) {
         guard code != CURLE_OK else { return }
         if code == CURLE_URL_MALFORMAT {
             throw CurlError.map(code, url: request.url)
         }
         let reason = String(cString: curl_easy_strerror(code))
-        throw WebImageError(.invalidDownloadOperation, "curl refused \(what) for \(request.url): \(reason)")
+        throw WebImageError(.invalidDownloadOperation, "curl refused \(what()) for \(request.url): \(reason)")
     }
 
     private func milliseconds(_ duration: Duration) -> Int {

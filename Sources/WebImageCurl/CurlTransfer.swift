@@ -17,7 +17,7 @@ final class CurlTransfer {
     /// curl's error text for the last failure (`CURLOPT_ERRORBUFFER`), alive as long as the handle.
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// The request headers, alive as long as the handle.
-    var headerList: UnsafeMutablePointer<curl_slist>?
+    var headerList: CurlHeaderList?
 
     /// The body received so far.
     var body = Data()
@@ -69,7 +69,6 @@ final class CurlTransfer {
 
     deinit {
         if !handleReturned { CurlEasyPool.free(easy, counters) }
-        curl_slist_free_all(headerList)
         errorBuffer.deallocate()
         counters.contextDestroyed()
     }

@@ -7,7 +7,7 @@ import WebImageCore
 /// only O(1), non-blocking work: record, or hand the event to another queue. They must not block, take a contended
 /// lock or call back into the engine synchronously expecting a result.
 ///
-/// ``didComplete(_:)`` is called exactly once per started transfer, and nothing is called after it. A cancelled
+/// ``didComplete(_:deliveries:)`` is called exactly once per started transfer, and nothing is called after it. A cancelled
 /// transfer completes with a `cancelled` error.
 package protocol CurlTransferSink: AnyObject, Sendable {
     /// The last response's status and headers are known (called once, before the first body chunk, or at completion
@@ -23,5 +23,11 @@ package protocol CurlTransferSink: AnyObject, Sendable {
     func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer)
 
     /// The transfer finished, failed or was cancelled. Called exactly once.
-    func didComplete(_ result: Result<CurlTransferResult, WebImageError>)
+    ///
+    /// - Parameters:
+    ///   - result: The body and response, or why the transfer failed.
+    ///   - deliveries: On the curl thread, where completions bound for the global concurrent queue are gathered;
+    ///     the engine sends them shortly (see ``CurlEngine/Configuration/deliveryWindow``). Nil when the sink is
+    ///     called on another thread, which dispatches them itself.
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?)
 }

@@ -4,26 +4,32 @@ import WebImageCore
 ///
 /// A class, so that the tables of a download with many callers copy one reference per caller, not every field.
 final class DownloadCaller: Sendable {
-    /// What callers share a decode by: equal options and the same (shared) coder. A caller whose context names
-    /// its own coder decodes alone. Callers that want the body alone share one key, unless they have their own
-    /// response modifier or decryptor.
+    /// What callers share a decode by: equal options and the same coder (the downloader's, or one coder object
+    /// that their contexts name). A caller whose context names a coder value, a response modifier or a decryptor
+    /// decodes alone. Callers that want the body alone share one key, unless they have their own response modifier
+    /// or decryptor.
     struct DecodeKey: Hashable, Sendable {
         let options: ImageDecodeOptions
-        /// The caller's number when it has its own coder (or, for data, its own response modifier or decryptor);
-        /// nil for callers that share.
+        /// The caller's number when it runs something of its own on the body (a response modifier or decryptor,
+        /// or a coder of its own that is not an object); nil for callers that share.
         let soleCaller: Int?
+        /// The coder object of the caller's context, when it brought one: callers that bring the same object share
+        /// its decode. Valid while the callers keep their coder, as they do until they complete.
+        let coder: ObjectIdentifier?
         /// Whether the callers want the body alone, undecoded.
         let dataOnly: Bool
         /// Computed once: a download with many callers groups them by key.
         private let hash: Int
 
-        init(options: ImageDecodeOptions, soleCaller: Int?, dataOnly: Bool = false) {
+        init(options: ImageDecodeOptions, soleCaller: Int?, coder: ObjectIdentifier? = nil, dataOnly: Bool = false) {
             self.options = options
             self.soleCaller = soleCaller
+            self.coder = coder
             self.dataOnly = dataOnly
             var hasher = Hasher()
             hasher.combine(options)
             hasher.combine(soleCaller)
+            hasher.combine(coder)
             hasher.combine(dataOnly)
             hash = hasher.finalize()
         }

@@ -75,7 +75,7 @@ public final class ImageDownloadToken: ImageLoadToken {
     /// gets the image's body; an image caller is never handed an outcome without an image.
     func finish(
         _ outcome: Result<DownloadOutcome, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false,
-        before: (@Sendable () -> Void)? = nil
+        batch: DeliveryBatch? = nil, before: (@Sendable () -> Void)? = nil
     ) {
         switch delivery {
         case .image(let latch):
@@ -85,7 +85,7 @@ public final class ImageDownloadToken: ImageLoadToken {
                 .failure(WebImageError(.badImageData, "the download of \(body.response.url.absoluteString) was not decoded"))
             case .failure(let error): .failure(error)
             }
-            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: before)
+            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, batch: batch, before: before)
         case .data(let latch):
             let result: Result<DownloadedImageData, WebImageError> = switch outcome {
             case .success(.image(let loaded)):
@@ -93,7 +93,7 @@ public final class ImageDownloadToken: ImageLoadToken {
             case .success(.data(let body)): .success(body)
             case .failure(let error): .failure(error)
             }
-            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: before)
+            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, batch: batch, before: before)
         }
     }
 }

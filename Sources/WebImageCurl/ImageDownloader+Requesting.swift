@@ -41,7 +41,7 @@ extension ImageDownloader {
     ) -> ImageDownloadToken {
         let latch = CompletionLatch<ImageLoaderResult>(
             callbackQueue: context.callbackQueue ?? .default,
-            cancellationError: WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled"),
+            makeCancellationError: { WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") },
             handler: completion
         )
         return start(url: url, options: options, context: context, progress: progress, delivery: .image(latch))
@@ -54,8 +54,9 @@ extension ImageDownloader {
     /// Callers share transfers with every other caller of the same request, image callers included. With no
     /// response modifier or decryptor of its own, a caller is completed as soon as the transfer ends, from the
     /// downloader's thread through its callback queue: the ``WebImageCore/CallbackQueue/default`` queue then
-    /// dispatches to a global queue, and ``WebImageCore/CallbackQueue/inline`` runs the completion on the
-    /// downloader's thread, which suits only completions that do very little. Failures are those of
+    /// dispatches to a global queue (in a burst, several completions in one dispatch, see
+    /// ``ImageDownloaderConfig/completionBatchingInterval``), and ``WebImageCore/CallbackQueue/inline`` runs the
+    /// completion on the downloader's thread, which suits only completions that do very little. Failures are those of
     /// ``requestImage(url:options:context:progress:completion:)``, except that nothing is decoded, so an
     /// undecodable body is not one; an empty body still is `badImageData`.
     @discardableResult
@@ -68,7 +69,7 @@ extension ImageDownloader {
     ) -> ImageDownloadToken {
         let latch = CompletionLatch<DownloadedImageData>(
             callbackQueue: context.callbackQueue ?? .default,
-            cancellationError: WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled"),
+            makeCancellationError: { WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") },
             handler: completion
         )
         return start(url: url, options: options, context: context, progress: progress, delivery: .data(latch))
@@ -101,10 +102,17 @@ extension ImageDownloader {
                 options: ImageDecodeOptions(), soleCaller: hasOwnProcessing ? id : nil, dataOnly: true
             )
         } else {
-            let hasOwnDecode = context.imageCoder != nil || context.responseModifier != nil || context.decryptor != nil
+            // A coder object of the context's is shared by the callers that bring the same one; a coder value
+            // cannot be told apart from another, so its caller decodes alone.
+            let coderObject: ObjectIdentifier? = context.imageCoder.flatMap { coder in
+                type(of: coder) is AnyObject.Type ? ObjectIdentifier(coder as AnyObject) : nil
+            }
+            let hasOwnDecode = (context.imageCoder != nil && coderObject == nil)
+                || context.responseModifier != nil || context.decryptor != nil
             decodeKey = DownloadCaller.DecodeKey(
                 options: context.decodeOptions(for: options, cacheKey: url.absoluteString),
-                soleCaller: hasOwnDecode ? id : nil
+                soleCaller: hasOwnDecode ? id : nil,
+                coder: hasOwnDecode ? nil : coderObject
             )
         }
         let caller = DownloadCaller(

@@ -65,6 +65,7 @@ public final class ImageDownloader: ImageLoading {
         engineConfiguration.executionOrder = config.executionOrder == .fifo ? .fifo : .lifo
         engineConfiguration.maxConnectionsPerHost = max(0, config.maxConnectionsPerHost)
         engineConfiguration.maxTotalConnections = max(0, config.maxTotalConnections)
+        engineConfiguration.deliveryWindow = .seconds(max(0, config.completionBatchingInterval.isFinite ? config.completionBatchingInterval : 0))
         do throws(WebImageError) {
             engine = .success(try CurlEngine(configuration: engineConfiguration))
         } catch {

@@ -31,6 +31,12 @@ public struct ImageDownloaderConfig: Sendable {
     /// The least growth of the received fraction (0...1) between two progress reports, as SDWebImage's
     /// setting; 0 reports every chunk. The last report always comes. Ignored when the length is unknown.
     public var minimumProgressInterval: Double = 0
+    /// How long, in seconds, completions for the global queue that follow one another closely may wait on the
+    /// downloader's thread to be sent together (0.002 by default; 0 sends each at once). A completion that comes
+    /// after a quiet spell this long goes at once; in a burst of transfers, completions go at most once per this
+    /// span, so that the burst pays one thread wake-up per span instead of one per transfer. Completions on the main
+    /// queue, on a queue of the caller's or inline are never held.
+    public var completionBatchingInterval: Double = 0.002
     /// With `progressiveLoad`, the least time in seconds between the starts of two partial decodes (0.1 by
     /// default; 0 decodes whenever data arrives and no partial decode is running). Bytes that arrive sooner
     /// are kept and decoded with the next partial decode; the final image is never delayed.

@@ -195,7 +195,7 @@ final class SharedDownload: CurlTransferSink {
         for caller in listeners { caller.report(progress) }
     }
 
-    func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
         progressive?.finish()
         switch result {
         case .failure(let error):
@@ -205,7 +205,7 @@ final class SharedDownload: CurlTransferSink {
                 return state.removeAllCallers()
             }
             onDone(self)
-            for caller in callers { caller.token.finish(.failure(error)) }
+            for caller in callers { caller.token.finish(.failure(error), batch: deliveries) }
         case .success(let transfer):
             let response = ImageResponse(
                 url: transfer.response.url == identity.url ? url : URL(string: transfer.response.url) ?? url,
@@ -230,12 +230,7 @@ final class SharedDownload: CurlTransferSink {
                 state.outcome = body
                 var decodeKeys: [DownloadCaller.DecodeKey] = []
                 var completedHere: [DownloadCaller] = []
-                let groups: [DownloadCaller.DecodeKey: [DownloadCaller]] = if state.callers.count == 1, let only = state.callers.values.first {
-                    [only.decodeKey: [only]]
-                } else {
-                    Dictionary(grouping: state.callers.values, by: \.decodeKey)
-                }
-                for (key, callers) in groups {
+                func settle(_ key: DownloadCaller.DecodeKey, _ callers: some Collection<DownloadCaller>) {
                     if key.isSharedData {
                         state.decodes[key] = .done(sharedData)
                         for caller in callers { _ = state.remove(caller.id) }
@@ -245,12 +240,18 @@ final class SharedDownload: CurlTransferSink {
                         decodeKeys.append(key)
                     }
                 }
+                // One caller, the usual case, needs no grouping.
+                if state.callers.count == 1, let only = state.callers.values.first {
+                    settle(only.decodeKey, CollectionOfOne(only))
+                } else {
+                    for (key, callers) in Dictionary(grouping: state.callers.values, by: \.decodeKey) { settle(key, callers) }
+                }
                 return (decodeKeys, completedHere, decodeKeys.isEmpty)
             }
             if allDone { onDone(self) }
             for caller in completedHere {
                 caller.token.record(body.metrics)
-                caller.token.finish(sharedData, before: caller.lastReport(body.lastProgress))
+                caller.token.finish(sharedData, batch: deliveries, before: caller.lastReport(body.lastProgress))
             }
             for key in decodeKeys { scheduleDecode(key, body: body) }
         }

@@ -152,7 +152,7 @@ private final class InvalidatingSink: CurlTransferSink {
 
     func didReceiveResponse(_ response: CurlResponse) {}
     func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {}
-    func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
         completions.withLock { $0 += 1 }
         engine.invalidate()
     }

@@ -70,17 +70,22 @@ public struct CallbackQueue: Sendable {
     ///     synchronously).
     ///   - onFreeGlobalThread: Whether this thread is a thread of the global concurrent queue that holds no lock,
     ///     slot or queue of the library's, so that a completion for a global queue may run on it at once.
-    package func execute(duringCall: Bool, onFreeGlobalThread: Bool = false, _ block: @escaping @Sendable () -> Void) {
+    ///   - batch: Where a block bound for the global concurrent queue is gathered instead of dispatched on its own,
+    ///     by a thread that sends many results at once (see ``DeliveryBatch``). Blocks for the main queue or a
+    ///     queue of the caller's are dispatched as usual.
+    package func execute(
+        duringCall: Bool, onFreeGlobalThread: Bool = false, batch: DeliveryBatch? = nil, _ block: @escaping @Sendable () -> Void
+    ) {
         switch policy {
         case .invoke:
             block()
         case .dispatch:
-            dispatch(block)
+            dispatch(block, batch: batch)
         case .safeExecute:
             if isCurrent(duringCall: duringCall || onFreeGlobalThread) {
                 block()
             } else {
-                dispatch(block)
+                dispatch(block, batch: batch)
             }
         }
     }
@@ -106,10 +111,14 @@ public struct CallbackQueue: Sendable {
         }
     }
 
-    private func dispatch(_ block: @escaping @Sendable () -> Void) {
+    private func dispatch(_ block: @escaping @Sendable () -> Void, batch: DeliveryBatch?) {
         switch target {
         case .callerThenGlobal:
-            DispatchQueue.global().async(execute: block)
+            if let batch {
+                batch.add(block)
+            } else {
+                DispatchQueue.global().async(execute: block)
+            }
         case .main:
             DispatchQueue.main.async(execute: block)
         case .queue(let queue, _):

@@ -80,13 +80,15 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     ///   - duringCall: Whether the caller is still in the call that started the operation.
     ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's
     ///     (see ``CallbackQueue/execute(duringCall:onFreeGlobalThread:_:)``).
+    ///   - batch: Where a delivery bound for the global concurrent queue is gathered instead of dispatched on its
+    ///     own (see ``DeliveryBatch``).
     ///   - before: Work to run just before the handler, in the same block on the callback queue (a last progress
     ///     report, which must not come after the result); run only when this call delivers.
     /// - Returns: Whether this call delivered the result.
     @discardableResult
     package func finish(
         _ result: Result<Success, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false,
-        before: (@Sendable () -> Void)? = nil
+        batch: DeliveryBatch? = nil, before: (@Sendable () -> Void)? = nil
     ) -> Bool {
         guard let handler = take(Self.finished) else { return false }
         // Nothing will run the hooks now: release what they capture.
@@ -99,7 +101,7 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
             before?()
             handler(result)
         } else {
-            callbackQueue.execute(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) {
+            callbackQueue.execute(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, batch: batch) {
                 before?()
                 handler(result)
             }

@@ -43,7 +43,7 @@ final class RecordingSink: CurlTransferSink {
         }
     }
 
-    func didComplete(_ result: Result<CurlTransferResult, WebImageError>) {
+    func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
         let now = ContinuousClock.now
         events.withLock {
             $0.completions.append(result)

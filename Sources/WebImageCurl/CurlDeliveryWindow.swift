@@ -1,0 +1,24 @@
+/// When the curl thread sends the completions it has gathered (see ``WebImageCore/DeliveryBatch``): at once after
+/// a quiet spell, so that a lone download is not delayed, and at most once per window during a burst, so that a
+/// burst costs one thread wake-up per window rather than one per completion.
+struct CurlDeliveryWindow {
+    /// The least time between two sends; zero sends every time.
+    let length: Duration
+    /// When completions were last sent.
+    private var lastSend: ContinuousClock.Instant
+
+    init(length: Duration, now: ContinuousClock.Instant = .now) {
+        self.length = length
+        // A window that has already passed: the first completion is sent at once.
+        lastSend = now - length
+    }
+
+    /// Whether gathered completions may be sent at `now` (nil, and the send is recorded), or else how long until
+    /// they may.
+    mutating func wait(at now: ContinuousClock.Instant) -> Duration? {
+        let due = lastSend + length
+        if now < due { return due - now }
+        lastSend = now
+        return nil
+    }
+}

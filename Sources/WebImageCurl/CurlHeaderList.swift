@@ -1,0 +1,43 @@
+import CCurl
+
+/// A request's header lines as the `curl_slist` that `CURLOPT_HTTPHEADER` takes, freed with the last reference.
+///
+/// The engine's thread keeps the last list it made and hands it to the next transfer whose headers are the same (a
+/// downloader sends the same `Accept` and `User-Agent` with every request), so that a burst of transfers builds it
+/// once. curl only reads the list, and each transfer holds a reference for as long as its handle may use it.
+///
+/// Curl thread only.
+final class CurlHeaderList {
+    private let headers: [(name: String, value: String)]
+    /// The list; nil only when `headers` is empty.
+    let list: UnsafeMutablePointer<curl_slist>?
+
+    /// Builds the list, or returns nil when curl could not allocate a line.
+    init?(_ headers: [(name: String, value: String)]) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for header in headers {
+            // "Name:" with nothing after it removes a header curl would send; "Name;" sends it empty.
+            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            guard let grown = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                return nil
+            }
+            list = grown
+        }
+        self.headers = headers
+        self.list = list
+    }
+
+    deinit {
+        curl_slist_free_all(list)
+    }
+
+    /// Whether this list sends exactly `other`, in the same order.
+    func sends(_ other: [(name: String, value: String)]) -> Bool {
+        guard other.count == headers.count else { return false }
+        for (mine, theirs) in zip(headers, other) where mine.name != theirs.name || mine.value != theirs.value {
+            return false
+        }
+        return true
+    }
+}
