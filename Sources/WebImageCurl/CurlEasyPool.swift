@@ -1,13 +1,22 @@
 import CCurl
 
-/// Easy handles kept between transfers: a finished transfer's handle is reset (`curl_easy_reset` clears every
-/// option, but keeps the handle's share, cookies and TLS session cache, so the engine frees rather than returns the
-/// handles of transfers that used cookies or skipped certificate checks) and handed to the next transfer, so that a
-/// steady stream of transfers does not make and free a handle each.
+/// Easy handles kept between transfers, so that a steady stream of transfers does not make and free a handle each.
+///
+/// A handle that served a plain request (see ``CurlHandleSettings``) comes back with its options in place; the
+/// next request with equal settings takes it and sets only what belongs to the transfer. Any other handle is reset
+/// (`curl_easy_reset` clears every option, but keeps the handle's share, cookies and TLS session cache, so the engine
+/// frees rather than returns the handles of transfers that used cookies or skipped certificate checks) before a
+/// request sets all its options on it.
 ///
 /// Curl thread only. Keeps at most ``capacity`` idle handles; ``drain()`` frees them at shutdown.
 final class CurlEasyPool {
-    private var idle: [UnsafeMutableRawPointer] = []
+    private struct Idle {
+        let easy: UnsafeMutableRawPointer
+        /// The settings still on the handle; nil once it has been reset.
+        var settings: CurlHandleSettings?
+    }
+
+    private var idle: [Idle] = []
     private let counters: CurlLiveCounters
     /// The most idle handles kept.
     let capacity: Int
@@ -17,27 +26,35 @@ final class CurlEasyPool {
         self.counters = counters
     }
 
-    /// An idle handle, or a new one; nil when curl cannot make one.
-    func take() -> UnsafeMutableRawPointer? {
-        if let easy = idle.popLast() { return easy }
+    /// A handle for a request with `settings`: an idle one that has them in place (`settingsInPlace`), else an idle
+    /// one reset, else a new one; nil when curl cannot make one.
+    func take(for settings: CurlHandleSettings?) -> (easy: UnsafeMutableRawPointer, settingsInPlace: Bool)? {
+        if let settings, let index = idle.lastIndex(where: { $0.settings == settings }) {
+            return (idle.remove(at: index).easy, true)
+        }
+        if let handle = idle.popLast() {
+            if handle.settings != nil { curl_easy_reset(handle.easy) }
+            return (handle.easy, false)
+        }
         guard let easy = curl_easy_init() else { return nil }
         counters.handleOpened()
-        return easy
+        return (easy, false)
     }
 
-    /// Takes back a handle that is out of the multi handle: reset and kept, or freed when the pool is full.
-    func give(_ easy: UnsafeMutableRawPointer) {
+    /// Takes back a handle that is out of the multi handle: kept with `settings` in place (nothing of its last
+    /// transfer may still point into it), or reset and kept when `settings` is nil, or freed when the pool is full.
+    func give(_ easy: UnsafeMutableRawPointer, settings: CurlHandleSettings?) {
         guard idle.count < capacity else {
             Self.free(easy, counters)
             return
         }
-        curl_easy_reset(easy)
-        idle.append(easy)
+        if settings == nil { curl_easy_reset(easy) }
+        idle.append(Idle(easy: easy, settings: settings))
     }
 
     /// Frees every idle handle.
     func drain() {
-        for easy in idle { Self.free(easy, counters) }
+        for handle in idle { Self.free(handle.easy, counters) }
         idle.removeAll()
     }
 

@@ -104,14 +104,16 @@ final class CurlEngineLoop: @unchecked Sendable {
     }
 
     private func start(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink) {
-        guard let easy = handles.take() else {
+        guard let (easy, settingsInPlace) = handles.take(for: request.reusableSettings) else {
             sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")), deliveries: deliveries)
             return
         }
         let transfer = CurlTransfer(id: id, request: request, sink: sink, easy: easy, counters: counters)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         do {
-            try transfer.configure(context: context, share: share, headers: headerList(for: request.headers))
+            try transfer.configure(
+                context: context, share: share, headers: headerList(for: request.headers), settingsInPlace: settingsInPlace
+            )
         } catch {
             sink.didComplete(.failure(error), deliveries: deliveries)
             return
@@ -188,11 +190,15 @@ final class CurlEngineLoop: @unchecked Sendable {
         _ = curl_multi_remove_handle(multi, transfer.easy)
         transfer.handleReturned = true
         // `curl_easy_reset` keeps a handle's share, cookies and TLS session cache: a handle that used cookies or
-        // skipped certificate checks is freed, never handed to another request.
+        // skipped certificate checks is freed, never handed to another request. A plain request's handle keeps its
+        // options for the next request with the same settings, once nothing on it points into this transfer.
         if transfer.request.usesCookies || !transfer.request.verifiesTLS {
             CurlEasyPool.free(transfer.easy, counters)
+        } else if let settings = transfer.request.reusableSettings {
+            transfer.detachFromHandle()
+            handles.give(transfer.easy, settings: settings)
         } else {
-            handles.give(transfer.easy)
+            handles.give(transfer.easy, settings: nil)
         }
         running[transfer.id] = nil
         Unmanaged.passUnretained(transfer).release()

@@ -51,4 +51,31 @@ package struct CurlRequest: Sendable {
 
     /// The protocols curl may use for this request.
     var allowedProtocols: String { allowsFileScheme ? "http,https,file" : "http,https" }
+
+    /// The options that may stay on a handle after this request, for the next request with equal ones; nil when
+    /// the request sets anything else (another method, a body, credentials, cookies, no TLS verification), whose
+    /// handle is reset.
+    var reusableSettings: CurlHandleSettings? {
+        guard method == "GET", body == nil, credentials == nil, !usesCookies, verifiesTLS else { return nil }
+        return CurlHandleSettings(
+            allowsFileScheme: allowsFileScheme,
+            maxRedirects: maxRedirects,
+            connectTimeout: connectTimeout,
+            totalTimeout: totalTimeout,
+            stallTimeout: stallTimeout,
+            maxResponseSize: maxResponseSize,
+            waitsForMultiplexing: Self.isHTTPS(url)
+        )
+    }
+
+    /// Whether `url` starts with `https:`, in any case, without making a lowercased copy of it.
+    static func isHTTPS(_ url: String) -> Bool {
+        var scheme = "https:".utf8.makeIterator()
+        for byte in url.utf8 {
+            guard let expected = scheme.next() else { return true }
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            guard lowered == expected else { return false }
+        }
+        return scheme.next() == nil
+    }
 }

@@ -10,11 +10,38 @@ extension CurlTransfer {
     ///   - share: The engine's cookie share handle, used when the request asks for cookies.
     ///   - headers: The request's header lines, made by the engine (which reuses them across transfers); the
     ///     transfer keeps them for as long as its handle.
+    ///   - settingsInPlace: Whether the handle still has the options of an earlier request with this request's
+    ///     ``CurlRequest/reusableSettings`` (see ``CurlHandleSettings``); then only the transfer's own are set.
     /// - Throws: `invalidDownloadOperation` when curl refuses an option, naming it.
-    func configure(context: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?, headers: CurlHeaderList?) throws(WebImageError) {
+    func configure(
+        context: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?, headers: CurlHeaderList?, settingsInPlace: Bool
+    ) throws(WebImageError) {
+        if !settingsInPlace {
+            try configureSettings(share: share)
+        }
+        try setString(CURLOPT_URL, request.url)
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context), "CURLOPT_PRIVATE")
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
+        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        try configureHeaders(headers)
+    }
+
+    /// Clears what points into this transfer (its context, error buffer and header lines) from a handle that goes
+    /// back to the pool with its settings in place, so that nothing the handle keeps outlives the transfer.
+    func detachFromHandle() {
+        _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, nil)
+        _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, nil)
+        _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, nil)
+        _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, nil)
+        _ = wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, nil)
+    }
+
+    /// The options that do not point into the transfer: those of ``CurlHandleSettings`` and the rest of the
+    /// request (method, body, credentials, cookies, TLS checks), on a fresh or reset handle.
+    private func configureSettings(share: UnsafeMutableRawPointer?) throws(WebImageError) {
         let request = request
         try set(CURLOPT_NOSIGNAL, 1)
-        try setString(CURLOPT_URL, request.url)
         try setString(CURLOPT_PROTOCOLS_STR, request.allowedProtocols)
         try setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_FOLLOWLOCATION, 1)
@@ -32,13 +59,9 @@ extension CurlTransfer {
         try setString(CURLOPT_ACCEPT_ENCODING, "")
         // Waiting for a connection to show whether it multiplexes pays only where HTTP/2 can be negotiated (TLS with
         // ALPN); over plain http the wait lasts until the first response, holding every other transfer to the host.
-        if Self.isHTTPS(request.url) {
+        if CurlRequest.isHTTPS(request.url) {
             try set(CURLOPT_PIPEWAIT, 1)
         }
-        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
-        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context), "CURLOPT_PRIVATE")
-        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
-        try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
         try check(
             wi_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlTransferWrite), "CURLOPT_WRITEFUNCTION"
         )
@@ -47,7 +70,6 @@ extension CurlTransfer {
             "CURLOPT_HEADERFUNCTION"
         )
         try configureMethod()
-        try configureHeaders(headers)
         if let credentials = request.credentials {
             try setString(CURLOPT_USERNAME, credentials.user)
             try setString(CURLOPT_PASSWORD, credentials.password)
@@ -81,24 +103,17 @@ extension CurlTransfer {
         }
     }
 
+    /// Sets the header lines, or none (a handle from the pool may still name an earlier transfer's).
     private func configureHeaders(_ headers: CurlHeaderList?) throws(WebImageError) {
-        guard !request.headers.isEmpty else { return }
+        guard !request.headers.isEmpty else {
+            try check(wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, nil), "CURLOPT_HTTPHEADER")
+            return
+        }
         guard let headers, headers.sends(request.headers) else {
             throw WebImageError(.invalidDownloadOperation, "could not make the header lines of \(request.url)")
         }
         headerList = headers
         try check(wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, headers.list), "CURLOPT_HTTPHEADER")
-    }
-
-    /// Whether `url` starts with `https:`, in any case, without making a lowercased copy of it.
-    private static func isHTTPS(_ url: String) -> Bool {
-        var scheme = "https:".utf8.makeIterator()
-        for byte in url.utf8 {
-            guard let expected = scheme.next() else { return true }
-            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-            guard lowered == expected else { return false }
-        }
-        return scheme.next() == nil
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(WebImageError) {
