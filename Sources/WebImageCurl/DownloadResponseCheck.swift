@@ -14,7 +14,8 @@ package enum DownloadResponseCheck {
         config: ImageDownloaderConfig,
         isConditional: Bool
     ) -> WebImageError? {
-        let url = response.url.absoluteString
+        // Formatted only for a failure: most responses pass.
+        var url: String { response.url.absoluteString }
         if response.statusCode == 304, isConditional {
             return WebImageError(.cacheNotModified, "\(url) was not modified since the cached copy")
         }
