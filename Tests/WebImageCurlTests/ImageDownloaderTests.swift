@@ -111,17 +111,30 @@ final class ImageGate: Sendable {
 
     @Test func concurrentCallersOfOneURLShareOneTransfer() async throws {
         try await withTestHTTPServer { server in
-            registerSlowImage(on: server)
-            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            // The response waits until every caller has joined, however slowly a loaded machine starts them.
+            let gate = ImageGate(server: server)
+            let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            let url = server.url("/slow/jpeg/photo.jpg")
-            let results = await withTaskGroup(of: Result<ImageLoaderResult, WebImageError>.self) { group in
-                for _ in 0..<1_000 { group.addTask { await download(downloader, url) } }
-                return await group.reduce(into: []) { $0.append($1) }
+            let url = server.url("/gated/jpeg/photo.jpg")
+            final class Record: Sendable {
+                let started = Mutex(0)
+                let results = Mutex<[Result<ImageLoaderResult, WebImageError>]>([])
             }
-            #expect(results.count == 1_000)
-            #expect(results.allSatisfy { (try? $0.get().image.pixelSize) == PixelSize(width: 320, height: 240) })
-            #expect(server.requestCount(forPath: "/slow/jpeg/photo.jpg") == 1)
+            let record = Record()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask {
+                        downloader.downloadImage(url: url) { result in record.results.withLock { $0.append(result) } }
+                        record.started.withLock { $0 += 1 }
+                    }
+                }
+            }
+            #expect(record.started.withLock { $0 } == 1_000)
+            #expect(record.results.withLock { $0.isEmpty }, "nobody is answered before the response")
+            gate.open()
+            #expect(await waitUntil(timeout: .seconds(60)) { record.results.withLock { $0.count } == 1_000 })
+            #expect(record.results.withLock { $0 }.allSatisfy { (try? $0.get().image.pixelSize) == PixelSize(width: 320, height: 240) })
+            #expect(server.requestCount(forPath: "/gated/jpeg/photo.jpg") == 1)
         }
     }
 
