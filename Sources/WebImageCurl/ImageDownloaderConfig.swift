@@ -38,8 +38,9 @@ public struct ImageDownloaderConfig: Sendable {
     /// queue, on a queue of the caller's or inline are never held.
     public var completionBatchingInterval: Double = 0.002
     /// With `progressiveLoad`, the least time in seconds between the starts of two partial decodes (0.1 by
-    /// default; 0 decodes whenever data arrives and no partial decode is running). Bytes that arrive sooner
-    /// are kept and decoded with the next partial decode; the final image is never delayed.
+    /// default; 0 decodes whenever data arrives and no partial decode is running). Bytes that arrive sooner, or
+    /// while a partial decode runs, are kept and decoded by the next one, which starts as soon as the interval and
+    /// the running decode allow, whether or not more bytes come; the final image is never delayed.
     public var progressiveDecodeInterval: Double = 0.1
     /// Header fields sent with every request, before the request modifier runs.
     public var httpHeaders: [HTTPHeader] = ImageDownloaderConfig.defaultHeaders

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,14 +9,20 @@ import WebImageCore
 
 /// The partial images of one progressive transfer: the body so far, kept as it arrives, and an incremental
 /// decoder fed from it on the executor, at most one partial decode at a time, and the starts of two at least
-/// `interval` apart. Partial decodes stop when the transfer ends, whether it completed, failed or was cancelled.
+/// `interval` apart. Bytes that arrive while a decode runs, or before the interval has passed, are decoded as soon
+/// as it allows, even when no more bytes come (a server that pauses still gets its partial image). Partial decodes
+/// stop when the transfer ends, whether it completed, failed or was cancelled.
 ///
 /// The transfer's thread only appends and, when no partial decode is running, hands a snapshot to the executor;
 /// the lock is shared only with that one decode, so it is never held for long.
 final class ProgressiveDownload: Sendable {
     private struct State {
         var body = Data()
+        /// How much of `body` the last partial decode was given.
+        var decodedCount = 0
         var isDecoding = false
+        /// Whether a later start is scheduled for bytes that came before the interval had passed.
+        var isWaitingForInterval = false
         var isFinished = false
         /// Made from the first bytes that a coder can start on; nil until then, or for good when none can.
         var decoder: (any IncrementalImageDecoding)?
@@ -42,40 +49,71 @@ final class ProgressiveDownload: Sendable {
     /// Appends `chunk`; when no partial decode is running, starts one over everything received so far and
     /// hands its image to `deliver` (on the executor).
     func append(_ chunk: UnsafeRawBufferPointer, deliver: @escaping @Sendable (Image) -> Void) {
-        let snapshot: Data? = state.withLock { state in
-            state.body.append(contentsOf: chunk)
-            guard !state.isFinished, !state.isDecoding, !state.noDecoder else { return nil }
+        state.withLock { $0.body.append(contentsOf: chunk) }
+        startIfDue(deliver)
+    }
+
+    /// Starts a partial decode of the bytes not yet decoded, unless one is running (it calls this again when it
+    /// ends) or the interval has not passed (a start is then scheduled for when it has).
+    private func startIfDue(_ deliver: @escaping @Sendable (Image) -> Void) {
+        enum Next { case nothing, decode(Data), wait(Duration) }
+        let next: Next = state.withLock { state in
+            guard !state.isFinished, !state.isDecoding, !state.isWaitingForInterval, !state.noDecoder,
+                  state.body.count > state.decodedCount
+            else { return .nothing }
             let now = ContinuousClock.now
-            if let last = state.lastStart, now - last < interval { return nil }
+            if let last = state.lastStart, now - last < interval {
+                state.isWaitingForInterval = true
+                return .wait(interval - (now - last))
+            }
             state.lastStart = now
             state.isDecoding = true
-            return state.body
+            state.decodedCount = state.body.count
+            return .decode(state.body)
         }
-        guard let snapshot else { return }
-        executor.submit { [self] in
-            let decoder: (any IncrementalImageDecoding)? = state.withLock { state in
-                if state.decoder == nil, !state.noDecoder {
-                    state.decoder = Self.makeDecoder(coder, for: snapshot, options: options)
-                    // Too few bytes to tell yet, unless a good part of an image has come.
-                    if state.decoder == nil, snapshot.count > 64 << 10 { state.noDecoder = true }
-                }
-                return state.isFinished ? nil : state.decoder
+        switch next {
+        case .nothing:
+            break
+        case .wait(let delay):
+            let (seconds, attoseconds) = delay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+                guard let self else { return }
+                state.withLock { $0.isWaitingForInterval = false }
+                startIfDue(deliver)
             }
-            var image: Image?
-            if let decoder {
-                decoder.update(snapshot, isFinished: false)
-                image = decoder.currentImage()
+        case .decode(let snapshot):
+            executor.submit { [self] in
+                decode(snapshot, deliver: deliver)
+                startIfDue(deliver)
             }
-            let delivers = state.withLock { state in
-                state.isDecoding = false
-                // A decode that found the whole image is the final one's twin (the final result follows anyway),
-                // and one that found nothing new is the last partial again.
-                guard let image, image.isIncremental, !state.isFinished, image !== state.lastImage else { return false }
-                state.lastImage = image
-                return true
-            }
-            if delivers, let image { deliver(image) }
         }
+    }
+
+    /// One partial decode of `snapshot`, on the executor; delivers its image when it shows something new.
+    private func decode(_ snapshot: Data, deliver: @escaping @Sendable (Image) -> Void) {
+        let decoder: (any IncrementalImageDecoding)? = state.withLock { state in
+            if state.decoder == nil, !state.noDecoder {
+                state.decoder = Self.makeDecoder(coder, for: snapshot, options: options)
+                // Too few bytes to tell yet, unless a good part of an image has come.
+                if state.decoder == nil, snapshot.count > 64 << 10 { state.noDecoder = true }
+            }
+            return state.isFinished ? nil : state.decoder
+        }
+        var image: Image?
+        if let decoder {
+            decoder.update(snapshot, isFinished: false)
+            image = decoder.currentImage()
+        }
+        let delivers = state.withLock { state in
+            state.isDecoding = false
+            // A decode that found the whole image is the final one's twin (the final result follows anyway),
+            // and one that found nothing new is the last partial again.
+            guard let image, image.isIncremental, !state.isFinished, image !== state.lastImage else { return false }
+            state.lastImage = image
+            return true
+        }
+        if delivers, let image { deliver(image) }
     }
 
     /// No partial decode starts after this, and none that is running delivers.

@@ -13,7 +13,8 @@ import WebImageTestSupport
         try await withTestHTTPServer { server in
             // The first half of the body, then nothing until the test has seen a partial image.
             let half = TestHTTPHalfBody(on: server)
-            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            // Timeouts that outlast the test: the transfer is held open until the test has seen a partial image.
+            let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let partials = Mutex<[Image]>([])
             let final = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)

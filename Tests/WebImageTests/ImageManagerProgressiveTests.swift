@@ -8,9 +8,15 @@ import WebImageTestSupport
 /// the loopback server, then the final image once, equal to a one-shot decode, and nothing partial stored.
 @Suite struct ImageManagerProgressiveTests {
     /// A harness whose downloader decodes partial images whenever data arrives.
-    private func harness(interval: Double = 0) -> ManagerHarness {
+    /// A harness whose downloader decodes partial images every `interval` seconds; `patient` gives it timeouts
+    /// longer than any wait of the tests, for a transfer a test holds open on purpose.
+    private func harness(interval: Double = 0, patient: Bool = false) -> ManagerHarness {
         var config = ImageDownloaderConfig()
         config.progressiveDecodeInterval = interval
+        if patient {
+            config.stallTimeout = 120
+            config.downloadTimeout = 120
+        }
         return ManagerHarness(downloaderConfig: config)
     }
 
@@ -129,15 +135,18 @@ import WebImageTestSupport
 
     @Test func cancellingStopsThePartialImages() async throws {
         try await withTestHTTPServer { server in
-            let harness = harness()
-            // Half the body, then nothing until released: the load cannot finish before it is cancelled.
+            // Half the body, then nothing until released: the load cannot finish before it is cancelled (the
+            // timeouts outlast the test, however slowly a loaded machine makes the first partial image).
+            let harness = harness(patient: true)
             let half = TestHTTPHalfBody(on: server)
             let url = server.url("/half/jpeg/photo-progressive.jpg?length=1")
             let received = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
             let operation = harness.manager.loadImage(url: url, options: .progressiveLoad) { result in
                 received.withLock { $0.append(result) }
             }
-            #expect(await waitUntil(timeout: .seconds(20)) { received.withLock { !$0.isEmpty } }, "a partial image came")
+            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { !$0.isEmpty } }, "a partial image came")
+            let first = try #require(received.withLock { $0.first })
+            #expect((try? first.get())?.outcome == .partial, "the first result is a partial image, not \(first)")
             operation.cancel()
             let isCancelled: @Sendable (Result<ImageLoadResult, WebImageError>) -> Bool = {
                 if case .failure(let error) = $0 { error.code == .cancelled } else { false }
