@@ -103,13 +103,14 @@ extension CurlTransfer {
         }
     }
 
-    /// Sets the header lines, or none (a handle from the pool may still name an earlier transfer's).
+    /// Sets the header lines the engine made for this request's headers (nil when curl could not allocate them),
+    /// or none (a handle from the pool may still name an earlier transfer's).
     private func configureHeaders(_ headers: CurlHeaderList?) throws(WebImageError) {
         guard !request.headers.isEmpty else {
             try check(wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, nil), "CURLOPT_HTTPHEADER")
             return
         }
-        guard let headers, headers.sends(request.headers) else {
+        guard let headers else {
             throw WebImageError(.invalidDownloadOperation, "could not make the header lines of \(request.url)")
         }
         headerList = headers
