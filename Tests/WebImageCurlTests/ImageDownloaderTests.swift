@@ -181,6 +181,9 @@ final class ImageGate: Sendable {
             gate.open()
             #expect(await waitUntil(timeout: .seconds(10)) { kept.withLock { $0 != nil } })
             #expect((try? kept.withLock { $0 }?.get().image.pixelSize) == PixelSize(width: 320, height: 240))
+            // The cancelled caller's completion is dispatched on its own and may come after the kept one's.
+            #expect(await waitUntil(timeout: .seconds(10)) { !cancelled.withLock { $0.isEmpty } })
+            try await Task.sleep(for: .milliseconds(50))
             let outcomes = cancelled.withLock { $0 }
             #expect(outcomes.count == 1)
             #expect(outcomes.first?.failureCode == .cancelled)

@@ -89,7 +89,9 @@ import WebImageTestSupport
             let harness = harness()
             let fixture = "gif/anim.gif"
             let data = Fixtures.data(fixture)
-            let url = server.url("/trickle/\(fixture)?parts=\(data.count / 8)&interval_ms=15&length=1")
+            // Eight bytes every 40 ms: the three frames complete about a third of a second apart, so that a loaded
+            // machine still reads them in different chunks and hands over each partial before the next.
+            let url = server.url("/trickle/\(fixture)?parts=\(data.count / 8)&interval_ms=40&length=1")
             let results = await harness.results(url, options: .progressiveLoad)
             let (partials, final) = try split(results)
             let whole = try ImageCoderRegistry.makeDefault().decode(data)
