@@ -20,8 +20,8 @@ final class CurlEngineLoop: @unchecked Sendable {
     private var waiting: CurlWaitingQueue<Waiting>
     private var running: [CurlTransferID: CurlTransfer] = [:]
     private let handles: CurlEasyPool
-    /// When the running transfers were last checked for stalls.
-    private var lastStallCheck = ContinuousClock.now
+    /// When the running transfers are next checked for stalls.
+    private var nextStallCheck = ContinuousClock.now
     /// How often running transfers are checked for stalls; a stall is reported this much late at most. curl's own
     /// low-speed check averages over several seconds, so on its own it fires late.
     private static let stallCheckInterval: Duration = .milliseconds(250)
@@ -104,11 +104,13 @@ final class CurlEngineLoop: @unchecked Sendable {
     }
 
     private func start(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink) {
-        guard let (easy, settingsInPlace) = handles.take(for: request.reusableSettings) else {
+        let settings = request.reusableSettings
+        guard let (easy, settingsInPlace) = handles.take(for: settings) else {
             sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")), deliveries: deliveries)
             return
         }
         let transfer = CurlTransfer(id: id, request: request, sink: sink, easy: easy, counters: counters)
+        transfer.reusableSettings = settings
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         do {
             try transfer.configure(
@@ -132,7 +134,7 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     /// The header lines for `headers`: the last ones made when they send the same, else new ones (kept for the next
     /// transfer). Nil when there are none, or when curl could not allocate them.
-    private func headerList(for headers: [(name: String, value: String)]) -> CurlHeaderList? {
+    private func headerList(for headers: [HTTPHeader]) -> CurlHeaderList? {
         guard !headers.isEmpty else { return nil }
         if let last = lastHeaderList, last.sends(headers) { return last }
         lastHeaderList = CurlHeaderList(headers)
@@ -170,8 +172,8 @@ final class CurlEngineLoop: @unchecked Sendable {
     private func checkStalls() {
         guard !running.isEmpty else { return }
         let now = ContinuousClock.now
-        guard now - lastStallCheck >= Self.stallCheckInterval else { return }
-        lastStallCheck = now
+        guard now >= nextStallCheck else { return }
+        nextStallCheck = now + Self.stallCheckInterval
         let stalled = running.values.filter { $0.hasStalled(at: now) }
         for transfer in stalled {
             remove(transfer)
@@ -194,7 +196,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         // options for the next request with the same settings, once nothing on it points into this transfer.
         if transfer.request.usesCookies || !transfer.request.verifiesTLS {
             CurlEasyPool.free(transfer.easy, counters)
-        } else if let settings = transfer.request.reusableSettings {
+        } else if let settings = transfer.reusableSettings {
             transfer.detachFromHandle()
             handles.give(transfer.easy, settings: settings)
         } else {

@@ -1,4 +1,5 @@
 import CCurl
+import WebImageCore
 
 /// A request's header lines as the `curl_slist` that `CURLOPT_HTTPHEADER` takes, freed with the last reference.
 ///
@@ -8,12 +9,12 @@ import CCurl
 ///
 /// Curl thread only.
 final class CurlHeaderList {
-    private let headers: [(name: String, value: String)]
+    private let headers: [HTTPHeader]
     /// The list; nil only when `headers` is empty.
     let list: UnsafeMutablePointer<curl_slist>?
 
     /// Builds the list, or returns nil when curl could not allocate a line.
-    init?(_ headers: [(name: String, value: String)]) {
+    init?(_ headers: [HTTPHeader]) {
         var list: UnsafeMutablePointer<curl_slist>?
         for header in headers {
             // "Name:" with nothing after it removes a header curl would send; "Name;" sends it empty.
@@ -33,11 +34,9 @@ final class CurlHeaderList {
     }
 
     /// Whether this list sends exactly `other`, in the same order.
-    func sends(_ other: [(name: String, value: String)]) -> Bool {
-        guard other.count == headers.count else { return false }
-        for (mine, theirs) in zip(headers, other) where mine.name != theirs.name || mine.value != theirs.value {
-            return false
-        }
-        return true
+    /// Usually both come from the downloader's configured headers and share their storage, which makes this one
+    /// comparison of addresses.
+    func sends(_ other: [HTTPHeader]) -> Bool {
+        headers == other
     }
 }

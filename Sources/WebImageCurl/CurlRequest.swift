@@ -20,7 +20,7 @@ package struct CurlRequest: Sendable {
     /// The HTTP method; `GET` unless set.
     package var method: String = "GET"
     /// Request headers in order; a name may repeat.
-    package var headers: [(name: String, value: String)] = []
+    package var headers: [HTTPHeader] = []
     /// The request body, sent as is.
     package var body: Data?
     /// How long the connection (DNS, TCP, TLS) may take.

@@ -26,7 +26,8 @@ extension CurlTransfer {
             abort = .responseTooLarge(limit: request.maxResponseSize)
             return 0
         }
-        body.append(contentsOf: chunk)
+        // Out of memory: curl stops the transfer with a write error.
+        guard body.append(chunk) else { return 0 }
         activity &+= 1
         sink.didReceive(
             bytesSoFar: Int64(body.count), expected: response?.expectedContentLength ?? -1, chunk: chunk
@@ -41,6 +42,8 @@ extension CurlTransfer {
         case .status:
             responseHeaders.removeAll(keepingCapacity: true)
         case .field(let name, let value):
+            // Room for a typical response's fields at once, rather than growing one field at a time.
+            if responseHeaders.capacity == 0 { responseHeaders.reserveCapacity(12) }
             responseHeaders.append(HTTPHeader(name: name, value: value))
         case .continuation(let more):
             guard let previous = responseHeaders.popLast() else { return }

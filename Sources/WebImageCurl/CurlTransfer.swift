@@ -20,7 +20,7 @@ final class CurlTransfer {
     var headerList: CurlHeaderList?
 
     /// The body received so far.
-    var body = Data()
+    var body = CurlBodyBuffer()
     /// The current response's headers; reset at each new status line (redirects, 100 Continue).
     var responseHeaders: [HTTPHeader] = []
     /// The response reported to the sink, once known.
@@ -50,6 +50,9 @@ final class CurlTransfer {
         var pretransfer: curl_off_t = 0
         return wi_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) == CURLE_OK && pretransfer > 0
     }
+
+    /// The request's ``CurlRequest/reusableSettings``, worked out once when the transfer starts.
+    var reusableSettings: CurlHandleSettings?
 
     /// Whether the handle went back to the engine's pool; a transfer that still owns it frees it.
     var handleReturned = false
@@ -89,7 +92,7 @@ final class CurlTransfer {
         var url = request.url
         // Usually the URL asked for (no redirect): kept without making a new string.
         if wi_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer,
-           strcmp(urlPointer, request.url) != 0 {
+           request.url.withCString({ strcmp(urlPointer, $0) }) != 0 {
             url = String(cString: urlPointer)
         }
         let response = CurlResponse(
@@ -97,7 +100,8 @@ final class CurlTransfer {
         )
         self.response = response
         if known {
-            body.reserveCapacity(Int(min(Int64(length), request.maxResponseSize)))
+            // A failure here only means the buffer grows as the bytes come.
+            _ = body.reserve(Int(min(Int64(length), request.maxResponseSize)))
         }
         sink.didReceiveResponse(response)
     }
@@ -152,6 +156,6 @@ final class CurlTransfer {
         guard let response else {
             return .failure(CurlError.map(code, detail: "no response", url: request.url))
         }
-        return .success(CurlTransferResult(body: body, response: response, metrics: metrics()))
+        return .success(CurlTransferResult(body: body.take(), response: response, metrics: metrics()))
     }
 }

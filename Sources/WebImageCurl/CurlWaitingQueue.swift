@@ -1,7 +1,8 @@
 /// The transfers waiting for a slot: high before normal before low, and first-in-first-out or last-in-first-out
 /// among equal priorities. A value type with no I/O, owned by the curl thread.
 struct CurlWaitingQueue<Element> {
-    private struct Entry {
+    /// A waiting transfer: its number and what the queue holds for it.
+    struct Entry {
         var id: CurlTransferID
         var element: Element
     }
@@ -19,8 +20,8 @@ struct CurlWaitingQueue<Element> {
 
         mutating func popFirst() -> Entry? {
             while head < entries.count {
-                let entry = entries[head]
-                entries[head] = nil
+                // Moved out, not copied: an entry holds a whole request.
+                let entry = entries[head].take()
                 head += 1
                 if let entry {
                     count -= 1
@@ -43,10 +44,9 @@ struct CurlWaitingQueue<Element> {
         }
 
         mutating func remove(_ id: CurlTransferID) -> Entry? {
-            guard let index = entries[head...].firstIndex(where: { $0?.id == id }), let entry = entries[index] else {
+            guard let index = entries[head...].firstIndex(where: { $0?.id == id }), let entry = entries[index].take() else {
                 return nil
             }
-            entries[index] = nil
             count -= 1
             compact()
             return entry
@@ -84,12 +84,12 @@ struct CurlWaitingQueue<Element> {
     }
 
     /// Takes the next transfer to start: the highest priority, then by the order.
-    mutating func dequeue() -> (id: CurlTransferID, element: Element)? {
+    mutating func dequeue() -> Entry? {
         for priority in CurlRequest.Priority.allCases.reversed() where lanes[priority.rawValue].count > 0 {
             let entry = order == .fifo ? lanes[priority.rawValue].popFirst() : lanes[priority.rawValue].popLast()
             if let entry {
                 priorities[entry.id] = nil
-                return (entry.id, entry.element)
+                return entry
             }
         }
         return nil

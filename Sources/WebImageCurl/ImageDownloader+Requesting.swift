@@ -139,9 +139,7 @@ extension ImageDownloader {
                     isConditional: !(context.revalidation?.headers.isEmpty ?? true),
                     config: config,
                     executor: executor,
-                    onDone: { [weak self] in self?.forget($0) },
-                    cancelTransfer: { [weak engine] in engine?.cancel($0) },
-                    raisePriority: { [weak engine] in engine?.setPriority($0, $1) },
+                    owner: self,
                     progressive: caller.wantsPartialImages
                         ? ProgressiveDownload(
                             coder: caller.coder,

@@ -105,8 +105,21 @@ public final class ImageDownloader: ImageLoading {
 
     func forget(_ download: SharedDownload) {
         downloads.withLock { state in
-            if state.byIdentity[download.identity] === download { state.byIdentity[download.identity] = nil }
+            // One lookup: an identity is long to compare.
+            if let index = state.byIdentity.index(forKey: download.identity), state.byIdentity.values[index] === download {
+                state.byIdentity.remove(at: index)
+            }
         }
+    }
+
+    /// Stops a transfer whose callers have all left.
+    func cancelTransfer(_ id: CurlTransferID) {
+        if case .success(let engine) = engine { engine.cancel(id) }
+    }
+
+    /// Moves a waiting transfer up the engine's queue.
+    func raiseTransfer(_ id: CurlTransferID, to priority: CurlRequest.Priority) {
+        if case .success(let engine) = engine { engine.setPriority(id, priority) }
     }
 
     /// Makes the request every caller of `url` would send: the configured headers, the revalidation headers,
@@ -133,7 +146,7 @@ public final class ImageDownloader: ImageLoading {
     func curlRequest(for request: ImageRequest, options: ImageOptions, priority: CurlRequest.Priority) -> CurlRequest {
         var curl = CurlRequest(url: request.url.absoluteString)
         curl.method = request.method
-        curl.headers = request.headers.map { (name: $0.name, value: $0.value) }
+        curl.headers = request.headers
         curl.connectTimeout = .milliseconds(Int64(config.connectTimeout * 1000))
         curl.totalTimeout = .milliseconds(Int64(config.downloadTimeout * 1000))
         curl.stallTimeout = .milliseconds(Int64(config.stallTimeout * 1000))

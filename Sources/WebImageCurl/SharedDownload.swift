@@ -14,11 +14,14 @@ import WebImageCore
 /// next caller starts a new transfer). Every caller is completed exactly once through its token's latch.
 final class SharedDownload: CurlTransferSink {
     private struct State {
-        var callers: [Int: DownloadCaller] = [:]
+        var callers = DownloadCallerTable()
         var transferID: CurlTransferID?
         var isTransferDone = false
         /// The body and response once the transfer succeeded.
         var outcome: Body?
+        /// What callers who want the checked body alone get (see ``DownloadCaller/DecodeKey/isSharedData``), set
+        /// with `outcome`.
+        var sharedData: Result<DownloadOutcome, WebImageError>?
         /// Decodes started or finished, by key: the callers waiting on each, or its result once done.
         var decodes: [DownloadCaller.DecodeKey: DecodeState] = [:]
         var throttle: DownloadProgressThrottle
@@ -27,21 +30,18 @@ final class SharedDownload: CurlTransferSink {
         var progressListeners = 0
 
         mutating func add(_ caller: DownloadCaller) {
-            if callers.updateValue(caller, forKey: caller.id) == nil, caller.progress != nil { progressListeners += 1 }
+            if callers.insert(caller) == nil, caller.progress != nil { progressListeners += 1 }
         }
 
         mutating func remove(_ id: Int) -> DownloadCaller? {
-            guard let caller = callers.removeValue(forKey: id) else { return nil }
+            guard let caller = callers.remove(id) else { return nil }
             if caller.progress != nil { progressListeners -= 1 }
             return caller
         }
 
         mutating func removeAllCallers() -> [DownloadCaller] {
-            defer {
-                callers.removeAll()
-                progressListeners = 0
-            }
-            return Array(callers.values)
+            progressListeners = 0
+            return callers.removeAll()
         }
     }
 
@@ -59,6 +59,29 @@ final class SharedDownload: CurlTransferSink {
         case done(Result<DownloadOutcome, WebImageError>)
     }
 
+    /// None, one or several: what a completed transfer hands on, without an array for the usual one.
+    private enum OneOrMany<Element> {
+        case none
+        case one(Element)
+        case many([Element])
+
+        var isEmpty: Bool {
+            switch self {
+            case .none: true
+            case .one: false
+            case .many(let elements): elements.isEmpty
+            }
+        }
+
+        func forEach(_ body: (Element) -> Void) {
+            switch self {
+            case .none: break
+            case .one(let element): body(element)
+            case .many(let elements): elements.forEach(body)
+            }
+        }
+    }
+
     let identity: DownloadIdentity
     let url: URL
     /// Partial images, when the first caller asked for a progressive load.
@@ -67,12 +90,11 @@ final class SharedDownload: CurlTransferSink {
     private let config: ImageDownloaderConfig
     private let executor: BoundedExecutor
     private let state: Mutex<State>
-    /// Called once, when the download has nothing left to do, so that the downloader forgets it.
-    private let onDone: @Sendable (SharedDownload) -> Void
-    /// Cancels the transfer in the engine.
-    private let cancelTransfer: @Sendable (CurlTransferID) -> Void
-    /// Raises the transfer's priority in the engine.
-    private let raisePriority: @Sendable (CurlTransferID, CurlRequest.Priority) -> Void
+    /// The downloader, told once when the download has nothing left to do (so that it forgets it), and through
+    /// which the transfer is cancelled or raised in the engine. Weak: a download does not keep its downloader
+    /// alive, and once the downloader is gone its engine has completed every transfer. (A reference rather than
+    /// three closures: a download is made per request, and each closure would be an allocation.)
+    private weak let owner: ImageDownloader?
 
     init(
         identity: DownloadIdentity,
@@ -80,9 +102,7 @@ final class SharedDownload: CurlTransferSink {
         isConditional: Bool,
         config: ImageDownloaderConfig,
         executor: BoundedExecutor,
-        onDone: @escaping @Sendable (SharedDownload) -> Void,
-        cancelTransfer: @escaping @Sendable (CurlTransferID) -> Void,
-        raisePriority: @escaping @Sendable (CurlTransferID, CurlRequest.Priority) -> Void,
+        owner: ImageDownloader,
         progressive: ProgressiveDownload? = nil
     ) {
         self.progressive = progressive
@@ -91,9 +111,7 @@ final class SharedDownload: CurlTransferSink {
         self.isConditional = isConditional
         self.config = config
         self.executor = executor
-        self.onDone = onDone
-        self.cancelTransfer = cancelTransfer
-        self.raisePriority = raisePriority
+        self.owner = owner
         state = Mutex(State(throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)))
     }
 
@@ -105,7 +123,7 @@ final class SharedDownload: CurlTransferSink {
             state.transferID = id
             return state.callers.isEmpty
         }
-        if abandoned { cancelTransfer(id) }
+        if abandoned { owner?.cancelTransfer(id) }
     }
 
     // MARK: Callers
@@ -116,6 +134,7 @@ final class SharedDownload: CurlTransferSink {
         let next: Next = state.withLock { state in
             if state.isTransferDone, state.outcome == nil { return .refused }
             if let outcome = state.outcome {
+                if caller.decodeKey.isSharedData, let sharedData = state.sharedData { return .deliver(sharedData, outcome) }
                 switch state.decodes[caller.decodeKey] {
                 case .running(let waiting):
                     state.decodes[caller.decodeKey] = .running(waiting + [caller.id])
@@ -142,14 +161,15 @@ final class SharedDownload: CurlTransferSink {
         case .none:
             break
         case .raise(let id, let priority):
-            raisePriority(id, priority)
+            owner?.raiseTransfer(id, to: priority)
         case .decode(let body):
             scheduleDecode(caller.decodeKey, body: body)
         case .deliver(let result, let body):
             caller.token.record(body.metrics)
             caller.token.finish(result, before: caller.lastReport(body.lastProgress))
         }
-        caller.token.onCancel { [weak self] in self?.leave(caller.id) }
+        // Held strongly: the latch drops the hook when the caller completes, which every caller does.
+        caller.token.onCancel { [self, id = caller.id] in leave(id) }
         return true
     }
 
@@ -165,7 +185,7 @@ final class SharedDownload: CurlTransferSink {
             guard !state.isTransferDone, state.callers.isEmpty else { return nil }
             return state.transferID
         }
-        if let cancel { cancelTransfer(cancel) }
+        if let cancel { owner?.cancelTransfer(cancel) }
     }
 
     // MARK: CurlTransferSink (on the curl thread: record and hand off only)
@@ -180,7 +200,7 @@ final class SharedDownload: CurlTransferSink {
             guard state.progressListeners > 0,
                   state.throttle.shouldReport(received: bytesSoFar, expected: expected)
             else { return [] }
-            return state.callers.values.filter { $0.progress != nil }
+            return state.callers.filter { $0.progress != nil }
         }
         let progress = ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected)
         for caller in listeners { caller.report(progress) }
@@ -189,7 +209,7 @@ final class SharedDownload: CurlTransferSink {
     /// Hands a partial image to the progressive callers still waiting.
     private func deliverPartial(_ image: Image, bytesSoFar: Int64, expected: Int64) {
         let listeners = state.withLock { state in
-            state.isTransferDone ? [] : state.callers.values.filter { $0.wantsPartialImages }
+            state.isTransferDone ? [] : state.callers.filter { $0.wantsPartialImages }
         }
         let progress = ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected, partialImage: image)
         for caller in listeners { caller.report(progress) }
@@ -204,7 +224,7 @@ final class SharedDownload: CurlTransferSink {
                 state.transferID = nil
                 return state.removeAllCallers()
             }
-            onDone(self)
+            owner?.forget(self)
             for caller in callers { caller.token.finish(.failure(error), batch: deliveries) }
         case .success(let transfer):
             let response = ImageResponse(
@@ -224,15 +244,24 @@ final class SharedDownload: CurlTransferSink {
             // Callers who want the body alone, with nothing of their own to run on it, need only the checks:
             // cheap, and no user code, so they run here and those callers complete at once.
             let sharedData = checkedData(body)
-            let (decodeKeys, completedHere, allDone) = state.withLock { state in
+            let (decodeKeys, completedHere): (OneOrMany<DownloadCaller.DecodeKey>, OneOrMany<DownloadCaller>) = state.withLock { state in
                 state.isTransferDone = true
                 state.transferID = nil
                 state.outcome = body
+                state.sharedData = sharedData
+                // One caller, the usual case, needs no grouping.
+                if let only = state.callers.soleCaller {
+                    if only.decodeKey.isSharedData {
+                        _ = state.remove(only.id)
+                        return (.none, .one(only))
+                    }
+                    state.decodes[only.decodeKey] = .running([only.id])
+                    return (.one(only.decodeKey), .none)
+                }
                 var decodeKeys: [DownloadCaller.DecodeKey] = []
                 var completedHere: [DownloadCaller] = []
-                func settle(_ key: DownloadCaller.DecodeKey, _ callers: some Collection<DownloadCaller>) {
+                for (key, callers) in Dictionary(grouping: state.callers.callers, by: \.decodeKey) {
                     if key.isSharedData {
-                        state.decodes[key] = .done(sharedData)
                         for caller in callers { _ = state.remove(caller.id) }
                         completedHere += callers
                     } else {
@@ -240,20 +269,14 @@ final class SharedDownload: CurlTransferSink {
                         decodeKeys.append(key)
                     }
                 }
-                // One caller, the usual case, needs no grouping.
-                if state.callers.count == 1, let only = state.callers.values.first {
-                    settle(only.decodeKey, CollectionOfOne(only))
-                } else {
-                    for (key, callers) in Dictionary(grouping: state.callers.values, by: \.decodeKey) { settle(key, callers) }
-                }
-                return (decodeKeys, completedHere, decodeKeys.isEmpty)
+                return (.many(decodeKeys), .many(completedHere))
             }
-            if allDone { onDone(self) }
-            for caller in completedHere {
+            if decodeKeys.isEmpty { owner?.forget(self) }
+            completedHere.forEach { caller in
                 caller.token.record(body.metrics)
                 caller.token.finish(sharedData, batch: deliveries, before: caller.lastReport(body.lastProgress))
             }
-            for key in decodeKeys { scheduleDecode(key, body: body) }
+            decodeKeys.forEach { key in scheduleDecode(key, body: body) }
         }
     }
 
@@ -337,7 +360,7 @@ final class SharedDownload: CurlTransferSink {
             return (waiting, allDone)
         }
         // Forgotten first, so that a caller who asks again from its completion starts a new transfer.
-        if allDone { onDone(self) }
+        if allDone { owner?.forget(self) }
         for caller in waiting {
             caller.token.record(body.metrics)
             caller.token.finish(result, onFreeGlobalThread: true, before: caller.lastReport(body.lastProgress))

@@ -21,7 +21,7 @@ import WebImageTestSupport
             let fixture = Fixtures.data("jpeg/photo.jpg")
             for index in 0..<10 {
                 var request = CurlRequest(url: server.url("/image/jpeg/photo.jpg?n=\(index)").absoluteString)
-                if index.isMultiple(of: 2) { request.headers = [("X-Even", "\(index)")] }
+                if index.isMultiple(of: 2) { request.headers = [HTTPHeader(name: "X-Even", value: "\(index)")] }
                 let sink = await engine.run(request, timeout: .seconds(30))
                 #expect(try sink.result?.get().body == fixture)
                 let sent = try #require(server.lastRequestHeaders(forPath: "/image/jpeg/photo.jpg"))

@@ -89,7 +89,7 @@ import WebImageTestSupport
     @Test func sendsHeadersAndBasicCredentials() async throws {
         try await withTestHTTPServer { server in
             var request = request(server, "/auth/png/gray8.png")
-            request.headers = [("X-Probe", "42")]
+            request.headers = [HTTPHeader(name: "X-Probe", value: "42")]
             let refused = await run(request)
             let refusedResult = try #require(try refused.result?.get())
             #expect(refusedResult.response.statusCode == 401)

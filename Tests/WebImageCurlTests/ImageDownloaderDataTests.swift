@@ -116,4 +116,61 @@ func downloadData(
             #expect(token.isCancelled && token.isFinished)
         }
     }
+
+    /// A data caller that joins while the transfer's image callers are still decoding is served from the same
+    /// body at once: it neither waits for the decode nor starts a transfer of its own.
+    @Test func aDataCallerJoiningDuringADecodeGetsTheBodyAtOnce() async throws {
+        try await withTestHTTPServer { server in
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let coder = HeldCoder()
+            defer { coder.release() }
+            var context = ImageContext()
+            context.imageCoder = coder
+            let url = server.url("/image/\(photo)")
+            let image = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
+            downloader.downloadImage(url: url, context: context) { result in image.withLock { $0 = result } }
+            #expect(await waitUntil(timeout: .seconds(10)) { coder.isDecoding })
+
+            let body = try await downloadData(downloader, url, timeout: 5).get()
+            #expect(body.data == Fixtures.data(photo))
+            #expect(image.withLock { $0 } == nil, "the image caller is still decoding")
+            #expect(server.requestCount(forPath: "/image/\(photo)") == 1)
+
+            coder.release()
+            #expect(await waitUntil(timeout: .seconds(10)) { image.withLock { $0 } != nil })
+            #expect(try image.withLock { $0 }?.get().image.pixelSize != nil)
+        }
+    }
+}
+
+/// A coder whose decode waits until the test releases it (at most 20 seconds), then decodes as the registry does.
+private final class HeldCoder: ImageCoding, Sendable {
+    private let held = DispatchSemaphore(value: 0)
+    private let state = Mutex((decoding: false, released: false))
+
+    var isDecoding: Bool { state.withLock { $0.decoding } }
+
+    /// Lets the decode go on; calling it again does nothing.
+    func release() {
+        let first = state.withLock { state in
+            defer { state.released = true }
+            return !state.released
+        }
+        if first { held.signal() }
+    }
+
+    func canDecode(_ data: Data) -> Bool { ImageCoderRegistry.shared.canDecode(data) }
+
+    func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+        state.withLock { $0.decoding = true }
+        _ = held.wait(timeout: .now() + 20)
+        return try ImageCoderRegistry.shared.decode(data, options: options)
+    }
+
+    func canEncode(to format: ImageFormat) -> Bool { false }
+
+    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
+        throw .unsupportedFormat(format, "encode")
+    }
 }

@@ -93,7 +93,7 @@ struct TestHTTPServerTLSTests {
             let first = try #require(try await run(request(server, "/etag/png/gray8.png")).result?.get())
             let etag = try #require(first.response.value(forHeader: "ETag"))
             var conditional = request(server, "/etag/png/gray8.png")
-            conditional.headers = [("If-None-Match", etag)]
+            conditional.headers = [HTTPHeader(name: "If-None-Match", value: etag)]
             let revalidated = try #require(try await run(conditional).result?.get())
             #expect(revalidated.response.statusCode == 304 && revalidated.body.isEmpty)
 
@@ -134,9 +134,9 @@ struct TestHTTPServerTLSTests {
         try await withTestHTTPServer(tls: tls) { server in
             #expect(server.acceptedConnectionCount == 0)
             var probe = request(server, "/status/200?x=1")
-            probe.headers = [("X-Probe", "1")]
+            probe.headers = [HTTPHeader(name: "X-Probe", value: "1")]
             _ = await run(probe)
-            probe.headers = [("X-Probe", "2"), ("Authorization", "Bearer abc")]
+            probe.headers = [HTTPHeader(name: "X-Probe", value: "2"), HTTPHeader(name: "Authorization", value: "Bearer abc")]
             _ = await run(probe)
             _ = await run(request(server, "/image/png/gray8.png"))
             #expect(server.requestCount(forPath: "/status/200") == 2)

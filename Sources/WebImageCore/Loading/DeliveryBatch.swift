@@ -18,6 +18,9 @@ package final class DeliveryBatch {
     package static let handOffAfter: Duration = .milliseconds(2)
 
     private var blocks: [@Sendable () -> Void] = []
+    /// Room made for the next gathering: the size of the last one, within bounds, so that a gathering usually
+    /// takes one allocation and a burst long past does not keep a large one.
+    private var expectedCount = 4
     private let queue: DispatchQueue
 
     /// A batch that sends its blocks to `queue` (a global concurrent queue).
@@ -33,6 +36,7 @@ package final class DeliveryBatch {
 
     /// Gathers `block`, to be run by the next ``send()``.
     package func add(_ block: @escaping @Sendable () -> Void) {
+        if blocks.capacity == 0 { blocks.reserveCapacity(expectedCount) }
         blocks.append(block)
     }
 
@@ -40,14 +44,17 @@ package final class DeliveryBatch {
     /// batch. A single block is dispatched as it is.
     package func send() {
         guard !blocks.isEmpty else { return }
+        expectedCount = min(max(blocks.count, 4), 256)
         if blocks.count == 1 {
             queue.async(execute: blocks[0])
+            blocks.removeAll(keepingCapacity: true)
         } else {
+            // The array goes with the work item; the next gathering starts a new one.
             let gathered = blocks
+            blocks = []
             let queue = queue
             queue.async { Self.drain(gathered[...], on: queue) }
         }
-        blocks.removeAll(keepingCapacity: true)
     }
 
     /// Runs `blocks` in order; once this drain has run for ``handOffAfter``, dispatches the rest as a new drain.
