@@ -38,6 +38,9 @@ final class DownloadCaller: Sendable {
             hasher.combine(hash)
         }
 
+        /// The key of every caller who wants the body alone with nothing of its own to run on it; made once.
+        static let sharedData = DecodeKey(options: ImageDecodeOptions(), soleCaller: nil, dataOnly: true)
+
         /// The key of the callers who want the body alone and share its checks: nothing to decode, so the
         /// download completes them as soon as the transfer ends, without a thread switch of its own.
         var isSharedData: Bool { dataOnly && soleCaller == nil }

@@ -98,9 +98,9 @@ extension ImageDownloader {
         let decodeKey: DownloadCaller.DecodeKey
         if wantsData {
             let hasOwnProcessing = context.responseModifier != nil || context.decryptor != nil
-            decodeKey = DownloadCaller.DecodeKey(
-                options: ImageDecodeOptions(), soleCaller: hasOwnProcessing ? id : nil, dataOnly: true
-            )
+            decodeKey = hasOwnProcessing
+                ? DownloadCaller.DecodeKey(options: ImageDecodeOptions(), soleCaller: id, dataOnly: true)
+                : .sharedData
         } else {
             // A coder object of the context's is shared by the callers that bring the same one; a coder value
             // cannot be told apart from another, so its caller decodes alone.

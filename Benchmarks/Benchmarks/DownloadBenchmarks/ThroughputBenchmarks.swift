@@ -20,8 +20,8 @@ func throughputBenchmarks() {
             let configuration = Pairs.configuration(
                 cpu: true,
                 warmupIterations: 2,
-                maxDuration: .seconds(20),
-                maxIterations: 40,
+                maxDuration: .seconds(40),
+                maxIterations: 80,
                 setup: DownloadFixture.setUp(concurrency: concurrency),
                 teardown: DownloadFixture.tearDown
             )
