@@ -2,11 +2,11 @@
 ///
 /// Nearly every latch gets one hook (the download or load it stands for), so the first is kept inline and only
 /// further ones go to an array: a latch with one hook allocates nothing for it.
-@usableFromInline struct CancellationHooks {
+struct CancellationHooks {
     private var first: (@Sendable () -> Void)?
     private var more: [@Sendable () -> Void] = []
 
-    @usableFromInline init() {}
+    init() {}
 
     /// Adds `hook` after the others.
     mutating func add(_ hook: @escaping @Sendable () -> Void) {
@@ -18,7 +18,7 @@
     }
 
     /// Moves every hook out, leaving none.
-    @usableFromInline mutating func takeAll() -> CancellationHooks {
+    mutating func takeAll() -> CancellationHooks {
         var taken = CancellationHooks()
         swap(&taken.first, &first)
         swap(&taken.more, &more)

@@ -8,9 +8,7 @@ import Synchronization
 ///
 /// The outcome is decided by one atomic compare-and-exchange, and nothing the latch keeps depends on `Success`
 /// except the handler, which is a plain closure: a latch costs no generic type lookups however it is called, which
-/// matters to the downloader, which makes one per caller. ``finish(_:duringCall:onFreeGlobalThread:batch:before:)``
-/// is inlinable so that the block it schedules, which holds the result, is laid out for the caller's concrete
-/// type rather than through generic metadata looked up on every call.
+/// matters to the downloader, which makes one per caller.
 ///
 /// `@unchecked Sendable`: `handler` is written in `init` and afterwards touched only by the one thread whose
 /// compare-and-exchange moved `status` away from pending (it takes the handler and clears it), or by `deinit`.
@@ -19,15 +17,15 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     package typealias Handler = @Sendable (Result<Success, WebImageError>) -> Void
 
     private static var pending: UInt8 { 0 }
-    @usableFromInline static var finished: UInt8 { 1 }
+    private static var finished: UInt8 { 1 }
     private static var cancelled: UInt8 { 2 }
 
     private let status = Atomic<UInt8>(0)
     private var handler: Handler?
     /// Work to run on cancellation; read and written with `status` checked under this lock, so a hook added while
     /// the latch is being cancelled runs exactly once.
-    @usableFromInline let hooks = Mutex(CancellationHooks())
-    @usableFromInline let callbackQueue: CallbackQueue
+    private let hooks = Mutex(CancellationHooks())
+    private let callbackQueue: CallbackQueue
     /// Makes what a cancelled caller receives; a closure so that a latch that is never cancelled never formats
     /// the message.
     private let cancellationError: @Sendable () -> WebImageError
@@ -69,7 +67,7 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     }
 
     /// Moves the latch from pending to `outcome`; on success returns the handler, which this thread now owns.
-    @usableFromInline func take(_ outcome: UInt8) -> Handler? {
+    private func take(_ outcome: UInt8) -> Handler? {
         guard status.compareExchange(expected: Self.pending, desired: outcome, ordering: .acquiringAndReleasing).exchanged
         else { return nil }
         defer { handler = nil }
@@ -87,7 +85,7 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     ///   - before: Work to run just before the handler, in the same block on the callback queue (a last progress
     ///     report, which must not come after the result); run only when this call delivers.
     /// - Returns: Whether this call delivered the result.
-    @discardableResult @inlinable
+    @discardableResult
     package func finish(
         _ result: Result<Success, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false,
         batch: DeliveryBatch? = nil, before: (@Sendable () -> Void)? = nil
