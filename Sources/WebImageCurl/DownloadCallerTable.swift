@@ -53,7 +53,7 @@ struct DownloadCallerTable {
             only = nil
             many = [:]
         }
-        return callers
+        return all
     }
 
     /// The lone caller, when there is exactly one.
@@ -63,7 +63,7 @@ struct DownloadCallerTable {
     }
 
     /// Every caller, in no particular order.
-    var callers: [DownloadCaller] {
+    var all: [DownloadCaller] {
         if let only { return [only] }
         return Array(many.values)
     }

@@ -260,7 +260,7 @@ final class SharedDownload: CurlTransferSink {
                 }
                 var decodeKeys: [DownloadCaller.DecodeKey] = []
                 var completedHere: [DownloadCaller] = []
-                for (key, callers) in Dictionary(grouping: state.callers.callers, by: \.decodeKey) {
+                for (key, callers) in Dictionary(grouping: state.callers.all, by: \.decodeKey) {
                     if key.isSharedData {
                         for caller in callers { _ = state.remove(caller.id) }
                         completedHere += callers

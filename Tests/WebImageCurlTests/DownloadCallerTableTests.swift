@@ -27,7 +27,7 @@ import WebImageTestSupport
 
     @Test func holdsOneCallerAndThenMany() {
         var table = DownloadCallerTable()
-        #expect(table.isEmpty && table.count == 0 && table.soleCaller == nil && table.callers.isEmpty)
+        #expect(table.isEmpty && table.count == 0 && table.soleCaller == nil && table.all.isEmpty)
 
         let first = caller(1)
         #expect(table.insert(first) == nil)
@@ -39,7 +39,7 @@ import WebImageTestSupport
         #expect(table.insert(second) == nil)
         #expect(table.count == 2 && table.soleCaller == nil)
         #expect(table[1] === first && table[2] === second)
-        #expect(Set(table.callers.map(\.id)) == [1, 2])
+        #expect(Set(table.all.map(\.id)) == [1, 2])
         #expect(table.filter { $0.progress != nil }.map(\.id) == [2])
 
         #expect(table.remove(1) === first)
@@ -74,7 +74,7 @@ import WebImageTestSupport
         #expect(table.isEmpty && table[1] == nil)
         for id in 1...5 { _ = table.insert(caller(id)) }
         #expect(Set(table.removeAll().map(\.id)) == Set(1...5))
-        #expect(table.isEmpty && table.count == 0 && table.callers.isEmpty)
+        #expect(table.isEmpty && table.count == 0 && table.all.isEmpty)
         #expect(table.filter { _ in true }.isEmpty)
     }
 }
