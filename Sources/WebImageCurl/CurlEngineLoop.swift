@@ -18,7 +18,10 @@ final class CurlEngineLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private var share: UnsafeMutableRawPointer?
     private var waiting: CurlWaitingQueue<Waiting>
-    private var running: [CurlTransferID: CurlTransfer] = [:]
+    /// The running transfers, in no order; each knows its place here (``CurlTransfer/runningIndex``), so adding
+    /// and removing one hashes nothing. A cancel finds its transfer by a scan: there are at most
+    /// ``CurlEngine/Configuration/maxConcurrentTransfers``.
+    private var running: [CurlTransfer] = []
     private let handles: CurlEasyPool
     /// When the running transfers are next checked for stalls.
     private var nextStallCheck = ContinuousClock.now
@@ -59,8 +62,10 @@ final class CurlEngineLoop: @unchecked Sendable {
             var stillRunning: Int32 = 0
             _ = curl_multi_perform(multi, &stillRunning)
             finishDone()
-            checkStalls()
-            let holding = sendDeliveries()
+            // One clock reading per round, for the stall check and the delivery window.
+            let now = ContinuousClock.now
+            checkStalls(at: now)
+            let holding = sendDeliveries(at: now)
             if !waiting.isEmpty, running.count < configuration.maxConcurrentTransfers {
                 continue
             }
@@ -80,7 +85,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         case .cancel(let id):
             if let entry = waiting.remove(id) {
                 entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)), deliveries: deliveries)
-            } else if let transfer = running[id] {
+            } else if let transfer = running.first(where: { $0.id == id }) {
                 remove(transfer)
                 transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)), deliveries: deliveries)
             }
@@ -129,7 +134,8 @@ final class CurlEngineLoop: @unchecked Sendable {
             sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(request.url))")), deliveries: deliveries)
             return
         }
-        running[id] = transfer
+        transfer.runningIndex = running.count
+        running.append(transfer)
     }
 
     /// The header lines for `headers`: the last ones made when they send the same, else new ones (kept for the next
@@ -160,21 +166,19 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     /// Sends the gathered completions, unless they came in a burst: then they wait until the delivery window that
     /// began with the last send has passed, and this returns how much longer, so that the poll wakes in time.
-    private func sendDeliveries() -> Duration? {
+    private func sendDeliveries(at now: ContinuousClock.Instant) -> Duration? {
         guard !deliveries.isEmpty else { return nil }
-        if let wait = deliveryWindow.wait(at: .now) { return wait }
+        if let wait = deliveryWindow.wait(at: now) { return wait }
         deliveries.send()
         return nil
     }
 
     /// Stops the running transfers that received nothing for their stall timeout, at most once per
     /// ``stallCheckInterval``: each completes with `timedOut`.
-    private func checkStalls() {
-        guard !running.isEmpty else { return }
-        let now = ContinuousClock.now
-        guard now >= nextStallCheck else { return }
+    private func checkStalls(at now: ContinuousClock.Instant) {
+        guard !running.isEmpty, now >= nextStallCheck else { return }
         nextStallCheck = now + Self.stallCheckInterval
-        let stalled = running.values.filter { $0.hasStalled(at: now) }
+        let stalled = running.filter { $0.hasStalled(at: now) }
         for transfer in stalled {
             remove(transfer)
             let stall = transfer.request.stallTimeout
@@ -202,13 +206,20 @@ final class CurlEngineLoop: @unchecked Sendable {
         } else {
             handles.give(transfer.easy, settings: nil)
         }
-        running[transfer.id] = nil
+        let index = transfer.runningIndex
+        if index < running.count, running[index] === transfer {
+            let last = running.removeLast()
+            if last !== transfer {
+                running[index] = last
+                last.runningIndex = index
+            }
+        }
         Unmanaged.passUnretained(transfer).release()
     }
 
     /// Cancels every transfer, running or waiting, and frees every handle.
     private func tearDown() {
-        for transfer in Array(running.values) {
+        for transfer in running.reversed() {
             remove(transfer)
             transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)), deliveries: deliveries)
         }

@@ -54,6 +54,9 @@ final class CurlTransfer {
     /// The request's ``CurlRequest/reusableSettings``, worked out once when the transfer starts.
     var reusableSettings: CurlHandleSettings?
 
+    /// Where the engine keeps this transfer among its running ones, while it runs. Curl thread only.
+    var runningIndex = 0
+
     /// Whether the handle went back to the engine's pool; a transfer that still owns it frees it.
     var handleReturned = false
 

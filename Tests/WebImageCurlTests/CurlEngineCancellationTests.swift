@@ -45,6 +45,33 @@ import WebImageTestSupport
         await listener.stop()
     }
 
+    @Test func cancellingOneRunningTransferLeavesTheOthersRunning() async throws {
+        var configuration = CurlEngine.Configuration()
+        configuration.maxConcurrentTransfers = 3
+        let engine = try CurlEngine(configuration: configuration)
+        let listener = try RawTCPListener(.silent)
+        let sinks = [RecordingSink(), RecordingSink(), RecordingSink()]
+        let ids = sinks.enumerated().map { index, sink in
+            engine.start(CurlRequest.patient(url: listener.url + "\(index)"), sink: sink)
+        }
+        #expect(await waitUntil(timeout: .seconds(30)) { listener.acceptedCount == 3 })
+        // The first started, then the last, then the middle one: each cancel finds its own transfer among the
+        // running ones, whatever the earlier cancels moved.
+        let order = [0, 2, 1]
+        for (step, index) in order.enumerated() {
+            engine.cancel(ids[index])
+            #expect(await sinks[index].waitForCompletion())
+            #expect(sinks[index].errorCode == .cancelled)
+            let stillRunning = Set(sinks.indices.filter { sinks[$0].completionCount == 0 })
+            #expect(stillRunning == Set(order[(step + 1)...]))
+        }
+        #expect(await waitUntil(timeout: .seconds(2)) { engine.liveCounters.contexts == 0 })
+        engine.invalidate()
+        #expect(sinks.allSatisfy { $0.completionCount == 1 && $0.snapshot.eventsAfterCompletion == 0 })
+        #expect(engine.liveCounters.isEmpty)
+        await listener.stop()
+    }
+
     @Test func manyStartsWithRandomCancelsCompleteEachSinkOnce() async throws {
         let engine = try CurlEngine()
         let body = Data(count: 2000)
