@@ -219,6 +219,7 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     /// Cancels every transfer, running or waiting, and frees every handle.
     private func tearDown() {
+        // From the back (over a copy of the array), so that each removal takes the last slot and moves nothing.
         for transfer in running.reversed() {
             remove(transfer)
             transfer.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: transfer.request.url)), deliveries: deliveries)
