@@ -91,7 +91,7 @@ package final class CurlEngine: Sendable {
     @discardableResult
     package func start(_ request: CurlRequest, sink: some CurlTransferSink) -> CurlTransferID {
         let id = CurlTransferID(rawValue: nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
-        if !inbox.post(.add(id, request, sink)) {
+        if !inbox.post(.add(CurlSubmission(id: id, request: request, sink: sink))) {
             sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: request.url)), deliveries: nil)
         }
         return id

@@ -11,7 +11,7 @@ import Glibc
 /// waking (`wakersInFlight` is zero), so a wakeup never reaches a freed handle. The wakeup itself runs outside the lock.
 final class CurlEngineInbox: Sendable {
     enum Command {
-        case add(CurlTransferID, CurlRequest, any CurlTransferSink)
+        case add(CurlSubmission)
         case cancel(CurlTransferID)
         case setPriority(CurlTransferID, CurlRequest.Priority)
     }

@@ -7,27 +7,24 @@ import WebImageCore
 /// `@unchecked Sendable`: made on the thread that creates the engine and handed to the curl thread when that thread
 /// starts (`pthread_create` orders the two); from then on only the curl thread touches it.
 final class CurlEngineLoop: @unchecked Sendable {
-    private struct Waiting {
-        var request: CurlRequest
-        var sink: any CurlTransferSink
-    }
-
     private let inbox: CurlEngineInbox
     private let counters: CurlLiveCounters
     private let configuration: CurlEngine.Configuration
     private let multi: UnsafeMutableRawPointer
     private var share: UnsafeMutableRawPointer?
-    private var waiting: CurlWaitingQueue<Waiting>
+    private var waiting: CurlWaitingQueue<CurlSubmission>
     /// The running transfers, in no order; each knows its place here (``CurlTransfer/runningIndex``), so adding
     /// and removing one hashes nothing. A cancel finds its transfer by a scan: there are at most
     /// ``CurlEngine/Configuration/maxConcurrentTransfers``.
     private var running: [CurlTransfer] = []
     private let handles: CurlEasyPool
     /// When the running transfers are next checked for stalls.
-    private var nextStallCheck = ContinuousClock.now
+    private var nextStallCheck = CurlInstant.now
     /// How often running transfers are checked for stalls; a stall is reported this much late at most. curl's own
     /// low-speed check averages over several seconds, so on its own it fires late.
     private static let stallCheckInterval: Duration = .milliseconds(250)
+    /// ``stallCheckInterval`` in nanoseconds.
+    private static let stallCheckNanoseconds = CurlInstant.nanoseconds(stallCheckInterval)
     /// Completions gathered on this thread for the global queue; sent by ``sendDeliveries()``.
     private let deliveries = DeliveryBatch()
     /// When gathered completions may be sent.
@@ -63,14 +60,14 @@ final class CurlEngineLoop: @unchecked Sendable {
             _ = curl_multi_perform(multi, &stillRunning)
             finishDone()
             // One clock reading per round, for the stall check and the delivery window.
-            let now = ContinuousClock.now
+            let now = CurlInstant.now
             checkStalls(at: now)
             let holding = sendDeliveries(at: now)
             if !waiting.isEmpty, running.count < configuration.maxConcurrentTransfers {
                 continue
             }
             var timeout = running.isEmpty ? idleTimeout : busyTimeout
-            if let holding { timeout = min(timeout, Self.milliseconds(holding)) }
+            if let holding { timeout = min(timeout, Self.milliseconds(nanoseconds: holding)) }
             _ = curl_multi_poll(multi, nil, 0, timeout, nil)
         }
         tearDown()
@@ -80,8 +77,8 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     private func apply(_ command: CurlEngineInbox.Command) {
         switch command {
-        case .add(let id, let request, let sink):
-            waiting.enqueue(Waiting(request: request, sink: sink), id: id, priority: request.priority)
+        case .add(let submission):
+            waiting.enqueue(submission, id: submission.id, priority: submission.request.priority)
         case .cancel(let id):
             if let entry = waiting.remove(id) {
                 entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)), deliveries: deliveries)
@@ -96,25 +93,29 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     /// A command that arrived with shutdown: an added transfer completes cancelled; the rest mean nothing now.
     private func discard(_ command: CurlEngineInbox.Command) {
-        if case .add(_, let request, let sink) = command {
-            sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: request.url)), deliveries: deliveries)
+        if case .add(let submission) = command {
+            submission.sink.didComplete(
+                .failure(CurlError.map(CURLE_OK, abort: .cancelled, url: submission.request.url)), deliveries: deliveries
+            )
         }
     }
 
     /// Starts waiting transfers while slots are free.
     private func startWaiting() {
         while running.count < configuration.maxConcurrentTransfers, let next = waiting.dequeue() {
-            start(id: next.id, request: next.element.request, sink: next.element.sink)
+            start(next.element)
         }
     }
 
-    private func start(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink) {
+    private func start(_ submission: CurlSubmission) {
+        let request = submission.request
+        let sink = submission.sink
         let settings = request.reusableSettings
         guard let (easy, settingsInPlace) = handles.take(for: settings) else {
             sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")), deliveries: deliveries)
             return
         }
-        let transfer = CurlTransfer(id: id, request: request, sink: sink, easy: easy, counters: counters)
+        let transfer = CurlTransfer(submission: submission, easy: easy, counters: counters)
         transfer.reusableSettings = settings
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         do {
@@ -165,8 +166,9 @@ final class CurlEngineLoop: @unchecked Sendable {
     }
 
     /// Sends the gathered completions, unless they came in a burst: then they wait until the delivery window that
-    /// began with the last send has passed, and this returns how much longer, so that the poll wakes in time.
-    private func sendDeliveries(at now: ContinuousClock.Instant) -> Duration? {
+    /// began with the last send has passed, and this returns how many nanoseconds longer, so that the poll wakes in
+    /// time.
+    private func sendDeliveries(at now: CurlInstant) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         if let wait = deliveryWindow.wait(at: now) { return wait }
         deliveries.send()
@@ -175,9 +177,9 @@ final class CurlEngineLoop: @unchecked Sendable {
 
     /// Stops the running transfers that received nothing for their stall timeout, at most once per
     /// ``stallCheckInterval``: each completes with `timedOut`.
-    private func checkStalls(at now: ContinuousClock.Instant) {
+    private func checkStalls(at now: CurlInstant) {
         guard !running.isEmpty, now >= nextStallCheck else { return }
-        nextStallCheck = now + Self.stallCheckInterval
+        nextStallCheck = now + Self.stallCheckNanoseconds
         let stalled = running.filter { $0.hasStalled(at: now) }
         for transfer in stalled {
             remove(transfer)
@@ -189,6 +191,10 @@ final class CurlEngineLoop: @unchecked Sendable {
     private static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
         return max(1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+    }
+
+    private static func milliseconds(nanoseconds: Int64) -> Int32 {
+        max(1, Int32(clamping: nanoseconds / 1_000_000))
     }
 
     /// Takes a running transfer out of the multi handle and releases the context's one retain.

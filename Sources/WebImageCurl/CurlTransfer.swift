@@ -8,9 +8,8 @@ import WebImageCore
 /// pointers) as an `Unmanaged` reference that the loop retains once when the handle is added to the multi handle
 /// and releases exactly once when it is removed.
 final class CurlTransfer {
-    let id: CurlTransferID
-    let request: CurlRequest
-    let sink: any CurlTransferSink
+    /// The request, its number and its sink, as the engine was given them.
+    let submission: CurlSubmission
     let easy: UnsafeMutableRawPointer
     private let counters: CurlLiveCounters
 
@@ -31,18 +30,20 @@ final class CurlTransfer {
     /// it between rounds, so the callbacks read no clock.
     var activity: UInt64 = 0
     /// The stall check's record: the activity it last saw, and when it saw it change (or the transfer start).
-    var stallCheck: (activity: UInt64, since: ContinuousClock.Instant) = (0, .now)
+    var stallCheck: (activity: UInt64, since: CurlInstant) = (0, .now)
+    /// The request's stall timeout, in nanoseconds.
+    private let stallTimeout: Int64
 
     /// Whether the transfer has received nothing for its stall timeout, as of `now`; records activity seen since
     /// the last check. The clock starts once the request has been sent: before that the transfer may be waiting
     /// for a connection (curl queues transfers beyond the connection limits), which the connect and whole-transfer
     /// timeouts bound. Curl thread only.
-    func hasStalled(at now: ContinuousClock.Instant) -> Bool {
+    func hasStalled(at now: CurlInstant) -> Bool {
         if activity != stallCheck.activity || (activity == 0 && !hasSentRequest) {
             stallCheck = (activity, now)
             return false
         }
-        return now - stallCheck.since >= request.stallTimeout
+        return now - stallCheck.since >= stallTimeout
     }
 
     /// Whether curl has connected and sent the request (its pre-transfer time is known).
@@ -62,16 +63,19 @@ final class CurlTransfer {
 
     /// Makes the context around `easy`, a fresh or reset handle from the engine's pool, which it owns until
     /// ``handleReturned`` is set.
-    init(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, easy: UnsafeMutableRawPointer, counters: CurlLiveCounters) {
-        self.id = id
-        self.request = request
-        self.sink = sink
+    init(submission: CurlSubmission, easy: UnsafeMutableRawPointer, counters: CurlLiveCounters) {
+        self.submission = submission
         self.easy = easy
         self.counters = counters
+        stallTimeout = CurlInstant.nanoseconds(submission.request.stallTimeout)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         counters.contextCreated()
     }
+
+    var id: CurlTransferID { submission.id }
+    var request: CurlRequest { submission.request }
+    var sink: any CurlTransferSink { submission.sink }
 
     deinit {
         if !handleReturned { CurlEasyPool.free(easy, counters) }
