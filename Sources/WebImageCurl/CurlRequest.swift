@@ -70,12 +70,11 @@ package struct CurlRequest: Sendable {
 
     /// Whether `url` starts with `https:`, in any case, without making a lowercased copy of it.
     static func isHTTPS(_ url: String) -> Bool {
-        var scheme = "https:".utf8.makeIterator()
-        for byte in url.utf8 {
-            guard let expected = scheme.next() else { return true }
-            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-            guard lowered == expected else { return false }
+        var bytes = url.utf8.makeIterator()
+        for letter in "https".utf8 {
+            // Setting the 0x20 bit lowers an upper-case letter; of all bytes, only the two cases of a letter map to it.
+            guard let byte = bytes.next(), byte | 0x20 == letter else { return false }
         }
-        return scheme.next() == nil
+        return bytes.next() == UInt8(ascii: ":")
     }
 }

@@ -8,8 +8,9 @@ import WebImageCore
 /// pointers) as an `Unmanaged` reference that the loop retains once when the handle is added to the multi handle
 /// and releases exactly once when it is removed.
 final class CurlTransfer {
-    /// The request, its number and its sink, as the engine was given them.
-    let submission: CurlSubmission
+    let id: CurlTransferID
+    let request: CurlRequest
+    let sink: any CurlTransferSink
     let easy: UnsafeMutableRawPointer
     private let counters: CurlLiveCounters
 
@@ -31,8 +32,6 @@ final class CurlTransfer {
     var activity: UInt64 = 0
     /// The stall check's record: the activity it last saw, and when it saw it change (or the transfer start).
     var stallCheck: (activity: UInt64, since: CurlInstant) = (0, .now)
-    /// The request's stall timeout, in nanoseconds.
-    private let stallTimeout: Int64
 
     /// Whether the transfer has received nothing for its stall timeout, as of `now`; records activity seen since
     /// the last check. The clock starts once the request has been sent: before that the transfer may be waiting
@@ -43,7 +42,8 @@ final class CurlTransfer {
             stallCheck = (activity, now)
             return false
         }
-        return now - stallCheck.since >= stallTimeout
+        // Converted only here, when nothing came since the last check: rare, and the conversion divides.
+        return now - stallCheck.since >= CurlInstant.nanoseconds(request.stallTimeout)
     }
 
     /// Whether curl has connected and sent the request (its pre-transfer time is known).
@@ -64,18 +64,15 @@ final class CurlTransfer {
     /// Makes the context around `easy`, a fresh or reset handle from the engine's pool, which it owns until
     /// ``handleReturned`` is set.
     init(submission: CurlSubmission, easy: UnsafeMutableRawPointer, counters: CurlLiveCounters) {
-        self.submission = submission
+        id = submission.id
+        request = submission.request
+        sink = submission.sink
         self.easy = easy
         self.counters = counters
-        stallTimeout = CurlInstant.nanoseconds(submission.request.stallTimeout)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         counters.contextCreated()
     }
-
-    var id: CurlTransferID { submission.id }
-    var request: CurlRequest { submission.request }
-    var sink: any CurlTransferSink { submission.sink }
 
     deinit {
         if !handleReturned { CurlEasyPool.free(easy, counters) }

@@ -14,6 +14,17 @@ import WebImageTestSupport
         return try CurlEngine(configuration: configuration)
     }
 
+    /// Whether a handle waits for HTTP/2 multiplexing is one of the settings it keeps, so the scheme test decides
+    /// which handles a request may take.
+    @Test func theSchemeTestTakesHTTPSInAnyCaseAndNothingElse() {
+        for url in ["https://a.test/x", "HTTPS://a.test/x", "hTtPs:", "https:x"] {
+            #expect(CurlRequest.isHTTPS(url), "\(url)")
+        }
+        for url in ["http://a.test/x", "https", "httpsx://a.test", "https//a.test", "", "ftps://a.test", " https://a.test"] {
+            #expect(!CurlRequest.isHTTPS(url), "\(url)")
+        }
+    }
+
     @Test func plainRequestsShareHandlesAndSetOnlyTheirOwnOptions() async throws {
         try await withTestHTTPServer { server in
             let engine = try oneAtATime()

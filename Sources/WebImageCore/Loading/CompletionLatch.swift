@@ -7,10 +7,8 @@ import Synchronization
 /// The handler is released as soon as it has been taken, so nothing it captures outlives the delivery.
 ///
 /// The outcome is decided by one atomic compare-and-exchange, and nothing the latch keeps depends on `Success`
-/// except the handler, which is a plain closure, so the latch's layout needs no generic type lookups. Delivering a
-/// result does (to capture it for the callback queue), so ``finish(_:duringCall:onFreeGlobalThread:batch:before:)``
-/// is inlinable and specialised where `Success` is known. This matters to the downloader, which makes one latch per
-/// caller.
+/// except the handler, which is a plain closure: a latch costs no generic type lookups however it is called, which
+/// matters to the downloader, which makes one per caller.
 ///
 /// `@unchecked Sendable`: `handler` is written in `init` and afterwards touched only by the one thread whose
 /// compare-and-exchange moved `status` away from pending (it takes the handler and clears it), or by `deinit`.
@@ -19,15 +17,15 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     package typealias Handler = @Sendable (Result<Success, WebImageError>) -> Void
 
     private static var pending: UInt8 { 0 }
-    @usableFromInline static var finished: UInt8 { 1 }
+    private static var finished: UInt8 { 1 }
     private static var cancelled: UInt8 { 2 }
 
-    @usableFromInline let status = Atomic<UInt8>(0)
+    private let status = Atomic<UInt8>(0)
     private var handler: Handler?
     /// Work to run on cancellation; read and written with `status` checked under this lock, so a hook added while
     /// the latch is being cancelled runs exactly once.
     private let hooks = Mutex(CancellationHooks())
-    @usableFromInline let callbackQueue: CallbackQueue
+    private let callbackQueue: CallbackQueue
     /// Makes what a cancelled caller receives; a closure so that a latch that is never cancelled never formats
     /// the message.
     private let cancellationError: @Sendable () -> WebImageError
@@ -69,7 +67,7 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     }
 
     /// Moves the latch from pending to `outcome`; on success returns the handler, which this thread now owns.
-    @usableFromInline func take(_ outcome: UInt8) -> Handler? {
+    private func take(_ outcome: UInt8) -> Handler? {
         guard status.compareExchange(expected: Self.pending, desired: outcome, ordering: .acquiringAndReleasing).exchanged
         else { return nil }
         defer { handler = nil }
@@ -87,16 +85,15 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     ///   - before: Work to run just before the handler, in the same block on the callback queue (a last progress
     ///     report, which must not come after the result); run only when this call delivers.
     /// - Returns: Whether this call delivered the result.
-    ///
-    /// Inlinable, so that a caller in another module that knows `Success` gets a specialised copy: the generic one
-    /// looks up the metadata of `Result<Success, WebImageError>` on every call to capture the result.
-    @discardableResult @inlinable
+    @discardableResult
     package func finish(
         _ result: Result<Success, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false,
         batch: DeliveryBatch? = nil, before: (@Sendable () -> Void)? = nil
     ) -> Bool {
         guard let handler = take(Self.finished) else { return false }
-        dropHooks()
+        // Nothing will run the hooks now: release what they capture.
+        let dropped = hooks.withLock { $0.takeAll() }
+        _ = consume dropped
         if callbackQueue.runsInline(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) {
             before?()
             handler(result)
@@ -107,12 +104,6 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
             }
         }
         return true
-    }
-
-    /// Releases the cancellation hooks of a latch that has finished: nothing will run them now.
-    @usableFromInline func dropHooks() {
-        let dropped = hooks.withLock { $0.takeAll() }
-        _ = consume dropped
     }
 
     /// Cancels: delivers the cancellation error unless the latch is already done, and runs the cancellation
