@@ -1,8 +1,8 @@
 /// A request handed to the engine: its number, what to send and the sink that hears of it.
 ///
 /// Made once, on the thread that calls ``CurlEngine/start(_:sink:)``, and passed by reference from there through the
-/// inbox and the waiting queue to the running transfer, so that the request's many fields are copied at none of those
-/// steps. Immutable.
+/// inbox and the waiting queue, so that the request's many fields are copied once, into its transfer when it starts,
+/// rather than at every step. Immutable.
 final class CurlSubmission: Sendable {
     let id: CurlTransferID
     let request: CurlRequest
