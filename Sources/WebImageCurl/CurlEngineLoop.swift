@@ -107,20 +107,21 @@ final class CurlEngineLoop: @unchecked Sendable {
         }
     }
 
+    /// Starts a transfer for `submission`, reading the request through it: the transfer makes the one copy.
     private func start(_ submission: CurlSubmission) {
-        let request = submission.request
-        let sink = submission.sink
-        let settings = request.reusableSettings
+        let settings = submission.request.reusableSettings
         guard let (easy, settingsInPlace) = handles.take(for: settings) else {
-            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "curl could not make a handle for \(request.url)")), deliveries: deliveries)
+            let message = "curl could not make a handle for \(submission.request.url)"
+            submission.sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, message)), deliveries: deliveries)
             return
         }
         let transfer = CurlTransfer(submission: submission, easy: easy, counters: counters)
         transfer.reusableSettings = settings
+        let sink = transfer.sink
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         do {
             try transfer.configure(
-                context: context, share: share, headers: headerList(for: request.headers), settingsInPlace: settingsInPlace
+                context: context, share: share, headers: headerList(for: transfer.request.headers), settingsInPlace: settingsInPlace
             )
         } catch {
             sink.didComplete(.failure(error), deliveries: deliveries)
@@ -132,7 +133,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         guard code == CURLM_OK else {
             Unmanaged.passUnretained(transfer).release()
             let reason = String(cString: curl_multi_strerror(code))
-            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(request.url))")), deliveries: deliveries)
+            sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(transfer.request.url))")), deliveries: deliveries)
             return
         }
         transfer.runningIndex = running.count
@@ -189,8 +190,7 @@ final class CurlEngineLoop: @unchecked Sendable {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        milliseconds(nanoseconds: CurlInstant.nanoseconds(duration))
     }
 
     private static func milliseconds(nanoseconds: Int64) -> Int32 {

@@ -33,10 +33,10 @@ struct CurlInstant: Comparable {
         return total
     }
 
+    /// `instant` moved by `nanoseconds`, clamped at either end of the clock.
     static func + (instant: CurlInstant, nanoseconds: Int64) -> CurlInstant {
-        CurlInstant(nanoseconds: instant.nanoseconds.addingReportingOverflow(nanoseconds).overflow
-            ? (nanoseconds < 0 ? .min : .max)
-            : instant.nanoseconds + nanoseconds)
+        let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(nanoseconds)
+        return CurlInstant(nanoseconds: overflow ? (nanoseconds < 0 ? .min : .max) : sum)
     }
 
     /// The nanoseconds from `earlier` to `later`.
