@@ -72,8 +72,10 @@ struct FetchCommand: ParsableCommand {
         for string in list {
             slots.wait()
             let begin = clock.now
+            // Lines and JSON name the URL with its password masked.
+            let name = CredentialRedaction.redacting(string)
             guard let url = URL(string: string), url.scheme != nil else {
-                var report = Report(file: string)
+                var report = Report(file: name)
                 report.fail(WebImageError(.invalidURL, "not a URL: \(string)"))
                 run.finish(report)
                 slots.signal()
@@ -82,7 +84,7 @@ struct FetchCommand: ParsableCommand {
             let key = manager.cacheKey(for: url, context: context)
             manager.loadImage(url: url, options: loadOptions, context: context) { [out] result in
                 if case .success(let loaded) = result, !loaded.isFinal { return }
-                var report = Report(file: string)
+                var report = Report(file: name)
                 report.ms = Self.seconds(clock.now - begin) * 1000
                 switch result {
                 case .success(let loaded):

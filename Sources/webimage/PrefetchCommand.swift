@@ -36,7 +36,7 @@ struct PrefetchCommand: ParsableCommand {
         let strings = try ManagerOptions.urlList(urls, file: input)
         let list = strings.compactMap { URL(string: $0) }
         guard list.count == strings.count else {
-            throw ValidationError("not a URL: \(strings.first { URL(string: $0) == nil } ?? "")")
+            throw ValidationError("not a URL: \(CredentialRedaction.redacting(strings.first { URL(string: $0) == nil } ?? ""))")
         }
         let (manager, downloader) = self.manager.makeManager()
         defer { downloader.invalidate() }

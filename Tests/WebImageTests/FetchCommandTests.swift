@@ -144,4 +144,41 @@ import WebImageTestSupport
             #expect((failing.lines.first?["summary"] as? [String: Any])?["skipped"] as? Int == 1)
         }
     }
+
+    /// Both outputs of a run, as text: standard output and standard error together.
+    private func runText(_ arguments: [String]) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = WebImageToolTests.tool
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let bytes = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
+    }
+
+    @Test func passwordsInURLsAreNeverPrinted() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-secret-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let port = server.url("/").port ?? 0
+            let base = "http://alice:hunter2@127.0.0.1:\(port)"
+            // A success, a status failure and a stall that times out.
+            let urls = [
+                base + "/image/jpeg/photo.jpg", base + "/status/404", base + "/stall?after=16",
+            ]
+            for format in [["--json"], []] {
+                let (status, text) = try runText(
+                    ["fetch"] + urls + format + ["--timeout", "1", "--cache-dir", root.appendingPathComponent("cache").path]
+                )
+                #expect(status == 1, "two of three fail")
+                #expect(!text.contains("hunter2"), "\(text)")
+                #expect(text.contains("alice:***@127.0.0.1:\(port)/image/jpeg/photo.jpg"), "\(text)")
+                #expect(text.contains("404"))
+                #expect(text.contains("timedOut"))
+            }
+        }
+    }
 }

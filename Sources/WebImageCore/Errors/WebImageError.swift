@@ -10,15 +10,16 @@
 public struct WebImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; stable across releases.
     public var code: Code
-    /// A human-readable account naming the format, URL or key concerned.
+    /// A human-readable account naming the format, URL or key concerned. A URL's user information is masked
+    /// (`http://user:***@host/`): a message may be logged or shown, and must not carry a password.
     public var message: String
     /// The HTTP status code, for `invalidDownloadStatusCode`.
     public var statusCode: Int?
 
-    /// Creates an error.
+    /// Creates an error. The user information of any URL in `message` is masked.
     public init(_ code: Code, _ message: String, statusCode: Int? = nil) {
         self.code = code
-        self.message = message
+        self.message = CredentialRedaction.redacting(message)
         self.statusCode = statusCode
     }
 
