@@ -14,7 +14,8 @@ struct FetchCommand: ParsableCommand {
             are skipped). Each image is looked up in the cache first (--cache-dir, --namespace), loaded on a miss, \
             decoded, and stored; a second run over the same URLs is served from disk without a request. Lines are \
             printed as loads finish; "source" says where each image came from (none: the network). On a terminal \
-            a progress bar is drawn on standard error. The command returns once every image is on disk.
+            a progress bar is drawn on standard error. The command returns once every image is on disk; an image \
+            that could not be stored (a full or read-only cache directory) is reported as a failure.
 
             With --transform the chain runs after the load (after the thumbnail decode with --thumbnail), on \
             animations too, and the result is cached under the key with the chain's SDWebImage transformer key \
@@ -93,6 +94,10 @@ struct FetchCommand: ParsableCommand {
                     report.source = loaded.cacheType.description
                     report.bytes = loaded.data?.count
                     if let out { Self.save(loaded, key: key, in: out, report: &report) }
+                    // The command promises that what it loaded is on disk: an image it could not store fails.
+                    if let storeError = loaded.storeError {
+                        report.fail(WebImageError(storeError.code, "loaded, but not stored in the cache: \(storeError.message)"))
+                    }
                 case .failure(let error):
                     report.fail(error)
                     report.status = error.statusCode

@@ -181,4 +181,36 @@ import WebImageTestSupport
             }
         }
     }
+
+    @Test func imagesThatCannotBeStoredFailTheRun() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-unstored-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            // The namespace's directory is taken by a file: no write can get past it, even as root.
+            try Data("not a directory".utf8).write(to: root.appendingPathComponent("default"))
+            let urls = ["/image/jpeg/photo.jpg", "/image/png/rgb8.png"].map { server.url($0).absoluteString }
+            let (status, lines) = try run(["fetch"] + urls + ["--json", "--cache-dir", root.path])
+            #expect(status == 1, "nothing was stored")
+            let reports = lines.filter { $0["file"] != nil }
+            #expect(reports.count == 2)
+            for report in reports {
+                #expect(report["ok"] as? Bool == false)
+                #expect(report["width"] as? Int != nil, "the image itself was loaded")
+                let error = report["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "diskIO")
+                #expect((error?["message"] as? String)?.contains("not stored") == true)
+            }
+            let summary = try #require(lines.compactMap { $0["summary"] as? [String: Any] }.first)
+            #expect(summary["ok"] as? Int == 0 && summary["failed"] as? Int == 2)
+
+            // A prefetch warms nothing either way, and says so.
+            for mode in [[], ["--disk-only"]] {
+                let prefetch = try run(["prefetch"] + urls + mode + ["--json", "--cache-dir", root.path])
+                #expect(prefetch.status == 1)
+                let counts = try #require(prefetch.lines.compactMap { $0["summary"] as? [String: Any] }.first)
+                #expect(counts["skipped"] as? Int == 2, "\(mode)")
+            }
+        }
+    }
 }

@@ -256,9 +256,15 @@ final class ImageLoadJob: Sendable {
         let revalidation = response.map(ImageRevalidation.init(response:)).flatMap { $0.isEmpty ? nil : $0 }
         let waits = options.contains(.waitStoreCache)
         let group = DispatchGroup()
+        // The first store that failed, for a load that waits for its stores.
+        let firstFailure = Mutex<WebImageError?>(nil)
         for store in stores {
             if waits { group.enter() }
-            store.cache.store(store.image, data: store.data, key: store.key, options: options, context: inner, cacheType: store.cacheType) { outcome in
+            store.cache.store(store.image, data: store.data, key: store.key, options: options, context: inner, cacheType: store.cacheType) { [manager, url] outcome in
+                if case .failure(let error) = outcome {
+                    if waits { firstFailure.withLock { if $0 == nil { $0 = error } } }
+                    manager.eventStreams.send(.storeFailed(ImageStoreFailure(url: url, key: store.key, cacheType: store.cacheType, error: error)))
+                }
                 // The validators go with the bytes they describe, once those are on disk; a load that waits for
                 // the store waits for them too.
                 if case .success = outcome, store.holdsResponse, store.cacheType.includesDisk, let revalidation {
@@ -269,7 +275,11 @@ final class ImageLoadJob: Sendable {
             }
         }
         if waits {
-            group.notify(queue: .global()) { [self] in finish(.success(result)) }
+            group.notify(queue: .global()) { [self] in
+                var stored = result
+                stored.storeError = firstFailure.withLock { $0 }
+                finish(.success(stored))
+            }
         } else {
             finish(.success(result))
         }

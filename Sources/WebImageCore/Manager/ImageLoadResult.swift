@@ -40,14 +40,28 @@ public struct ImageLoadResult: Sendable {
     public var url: URL
     /// How the image was obtained.
     public var outcome: Outcome
+    /// With `waitStoreCache`: why the image or its bytes could not be stored (`diskIO` for a full or read-only
+    /// disk, or an encoder's error), the first failure when several stores were made; nil when every store
+    /// succeeded. Always nil for a load that did not wait for its stores: ``ImageManager/events(bufferingNewest:)``
+    /// reports those failures.
+    public var storeError: WebImageError? {
+        get { storeErrorBox?.error }
+        set { storeErrorBox = newValue.map(StoreErrorBox.init) }
+    }
+    /// ``storeError`` in a box of its own, for the reason ``dataBox`` is: a result without one stays a few
+    /// references.
+    private var storeErrorBox: StoreErrorBox?
 
     /// A result, for loaders and caches of one's own and for tests.
-    public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, outcome: Outcome) {
+    public init(
+        image: Image, data: Data?, cacheType: ImageCacheType, url: URL, outcome: Outcome, storeError: WebImageError? = nil
+    ) {
         self.image = image
         dataBox = data.map(DataBox.init)
         self.cacheType = cacheType
         self.url = url
         self.outcome = outcome
+        storeErrorBox = storeError.map(StoreErrorBox.init)
     }
 
     /// The result of a memory hit: the image as the memory tier holds it, without data.
@@ -70,5 +84,14 @@ private final class DataBox: Sendable {
 
     init(_ data: Data) {
         self.data = data
+    }
+}
+
+/// The store error of an ``ImageLoadResult``, immutable.
+private final class StoreErrorBox: Sendable {
+    let error: WebImageError
+
+    init(_ error: WebImageError) {
+        self.error = error
     }
 }

@@ -32,6 +32,8 @@ public final class ImageManager: Sendable {
 
     let failedURLList: FailedURLList
     let transforms = TransformCoalescer()
+    /// The streams of ``events(bufferingNewest:)``.
+    let eventStreams = ImageManagerEventStreams()
     private let settings = Mutex(Settings.none)
     private let running = Mutex<[ObjectIdentifier: ImageLoadOperation]>([:])
     /// ``cache`` when it is an ``ImageCache``, whose memory tier a load reads directly (no cast per load).
@@ -118,6 +120,10 @@ public final class ImageManager: Sendable {
         self.loader = loader
         self.executor = executor
         failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
+    }
+
+    deinit {
+        eventStreams.finishAll()
     }
 
     // MARK: Settings

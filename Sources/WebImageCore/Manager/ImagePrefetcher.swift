@@ -121,7 +121,8 @@ public final class ImagePrefetcher: Sendable {
     ///   - destination: The whole pipeline, or the bytes alone on disk.
     ///   - progress: `(finished, total)` after each URL, loaded or skipped.
     ///   - completion: `(finished, skipped)` once, after the last URL; at once for an empty list. Skipped URLs
-    ///     are those that failed or were cancelled elsewhere. A trailing closure is this completion.
+    ///     are those that failed or were cancelled elsewhere, and, with `waitStoreCache` (or
+    ///     ``Destination/diskOnly``), those that could not be stored. A trailing closure is this completion.
     /// - Returns: The token that cancels this prefetch; cancelling it calls neither handler again.
     @discardableResult
     public func prefetch(
@@ -224,7 +225,9 @@ public final class ImagePrefetcher: Sendable {
         case .cache:
             let operation = manager.loadImage(url: url, options: job.options, context: job.context) { [self] result in
                 if case .success(let loaded) = result, !loaded.isFinal { return }
-                finished(job, skipped: (try? result.get()) == nil)
+                // A prefetch warms the cache: an image that could not be stored warmed nothing.
+                let loaded = try? result.get()
+                finished(job, skipped: loaded == nil || loaded?.storeError != nil)
             }
             cancel = { operation.cancel() }
         case .diskOnly:

@@ -1,0 +1,55 @@
+import Synchronization
+
+/// The subscribers of a manager's events: one `AsyncStream` per call of ``ImageManager/events(bufferingNewest:)``,
+/// each given every event sent after it was made.
+///
+/// Thread-safe. An event is sent outside the lock, to a snapshot of the subscribers; a stream that ends (its
+/// consumer cancelled, or nothing reads it any more) leaves the list through its termination handler.
+final class ImageManagerEventStreams: Sendable {
+    private struct State {
+        var next = 0
+        var continuations: [Int: AsyncStream<ImageManagerEvent>.Continuation] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Whether any stream is open, readable without the lock: with none, sending costs one load.
+    private let hasSubscribers = Atomic(false)
+
+    /// A new stream of the events sent from now on, keeping at most `limit` unread ones (the newest).
+    func makeStream(bufferingNewest limit: Int) -> AsyncStream<ImageManagerEvent> {
+        let (stream, continuation) = AsyncStream<ImageManagerEvent>.makeStream(bufferingPolicy: .bufferingNewest(max(1, limit)))
+        let id = state.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.continuations[id] = continuation
+            hasSubscribers.store(true, ordering: .releasing)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        return stream
+    }
+
+    /// Sends `event` to every open stream.
+    func send(_ event: ImageManagerEvent) {
+        guard hasSubscribers.load(ordering: .acquiring) else { return }
+        let continuations = state.withLock { Array($0.continuations.values) }
+        for continuation in continuations { continuation.yield(event) }
+    }
+
+    /// Ends every stream, for a manager that goes away.
+    func finishAll() {
+        let continuations = state.withLock { state in
+            defer { state.continuations.removeAll() }
+            hasSubscribers.store(false, ordering: .releasing)
+            return Array(state.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    private func remove(_ id: Int) {
+        state.withLock { state in
+            state.continuations[id] = nil
+            hasSubscribers.store(!state.continuations.isEmpty, ordering: .releasing)
+        }
+    }
+}
