@@ -218,6 +218,8 @@ import WebImageTestSupport
     @Test func transitionsRunForLoadedImagesAndNotForMemoryHits() async throws {
         let transition = HeldTransition(immediate: true)
         target.webImageState.transition = transition
+        // The transition keeps its runs, whose closures hold the target: a cycle, broken when the test ends.
+        defer { target.webImageState.transition = nil }
         let log = ResultLog()
         bind(url, log: log)
         try #require(await loader.request(for: url)).succeed(solidImage(width: 5))
@@ -239,6 +241,8 @@ import WebImageTestSupport
     @Test func waitTransitionHoldsTheCompletionUntilTheTransitionEnds() async throws {
         let transition = HeldTransition()
         target.webImageState.transition = transition
+        // The transition keeps its runs, whose closures hold the target: a cycle, broken when the test ends.
+        defer { target.webImageState.transition = nil }
         let log = ResultLog()
         bind(url, options: .waitTransition, log: log)
         try #require(await loader.request(for: url)).succeed(solidImage(width: 5))
