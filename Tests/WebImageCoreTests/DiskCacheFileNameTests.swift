@@ -40,6 +40,41 @@ import Testing
         #expect(DiskCache.fileName(forKey: dropped) == DiskCache.digestName(forKey: dropped))
     }
 
+    /// File names are limited to 255 bytes, not characters: the extension's limit counts UTF-8 bytes.
+    @Test(arguments: [
+        // (extension, kept)
+        (String(repeating: "é", count: 150), false),
+        (String(repeating: "é", count: 111), true),
+        (String(repeating: "é", count: 111) + "x", false),
+        (String(repeating: "😀", count: 55) + "xx", true),
+        (String(repeating: "😀", count: 56), false),
+        (String(repeating: "x", count: 222), true),
+    ])
+    func theExtensionLimitCountsBytes(ext: String, kept: Bool) {
+        for key in ["x." + ext, "https://example.com/x." + ext] {
+            let name = DiskCache.fileName(forKey: key)
+            #expect(name == (kept ? DiskCache.digestName(forKey: key) + "." + ext : DiskCache.digestName(forKey: key)), "\(key)")
+            #expect(name.utf8.count <= 255)
+        }
+    }
+
+    /// Every name the cache makes from a key fits in a file name: the entry, the temporary files and the sidecar.
+    @Test(arguments: [
+        "x." + String(repeating: "é", count: 150),
+        "x." + String(repeating: "é", count: 111),
+        "x." + String(repeating: "x", count: 222),
+        "https://example.com/" + String(repeating: "a", count: 4000) + "." + String(repeating: "ü", count: 200),
+    ])
+    func everyNameFitsInAFileName(key: String) {
+        let names = DiskCacheFileName.Names(key: key)
+        var all = names.lookupOrder
+        all.append(DiskCacheFileName.temporary(forDigest: names.digest))
+        all.append(DiskCacheFileName.sidecar(forDigest: names.digest))
+        for name in all {
+            #expect(name.utf8.count <= 255, "\(name)")
+        }
+    }
+
     @Test func keysWithoutExtension() {
         #expect(DiskCache.fileName(forKey: "").count == 32)
         #expect(DiskCache.fileName(forKey: "https://example.com/") == DiskCache.digestName(forKey: "https://example.com/"))

@@ -47,6 +47,27 @@ import Testing
         cache.removeData(forKey: "never stored")
     }
 
+    /// Keys whose extension is long in bytes (but not in characters) are stored: the extension goes when the
+    /// name would not fit in 255 bytes.
+    @Test(arguments: [
+        "x." + String(repeating: "é", count: 150),
+        "https://example.com/x." + String(repeating: "é", count: 150),
+        "x." + String(repeating: "é", count: 111),
+        "x." + String(repeating: "x", count: 222),
+        "x." + String(repeating: "😀", count: 56),
+    ])
+    func keysWithLongExtensionsAreStored(key: String) throws {
+        let cache = DiskCache(directory: directory)
+        let payload = Data(key.utf8)
+        try cache.setData(payload, forKey: key)
+        #expect(cache.data(forKey: key) == payload)
+        try cache.setExtendedData(Data("validators".utf8), forKey: key)
+        #expect(cache.extendedData(forKey: key) == Data("validators".utf8))
+        #expect(FileManager.default.fileExists(atPath: cache.path(forKey: key)))
+        cache.removeData(forKey: key)
+        #expect(cache.data(forKey: key) == nil)
+    }
+
     @Test func removeAllEmptiesTheDirectoryButLeavesWritesInProgress() throws {
         let cache = DiskCache(directory: directory)
         for i in 0..<5 { try cache.setData(Data(repeating: UInt8(i), count: 100), forKey: "k\(i)") }

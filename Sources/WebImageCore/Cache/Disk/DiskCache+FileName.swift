@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 extension DiskCache {
-    /// The longest extension a file name keeps: `NAME_MAX` (255) less the 32 digits and the dot.
+    /// The longest extension a file name keeps, in UTF-8 bytes: `NAME_MAX` (255 bytes) less the 32 digits and
+    /// the dot.
     static let maximumExtensionLength = 255 - 32 - 1
 
     /// The file name of `key`, SDWebImage's `SDDiskCacheFileNameForKey`, so that caches written by either
@@ -15,7 +16,9 @@ extension DiskCache {
     /// The name is the MD5 digest of the key's UTF-8 bytes up to the first NUL, as 32 lowercase hex digits,
     /// then `.` and the key's path extension. The extension is taken from the URL's path when the key parses as
     /// a URL (the query is ignored and percent escapes are decoded), else from the string itself; `:` and NUL
-    /// are removed from it, and it is dropped when longer than 222 characters.
+    /// are removed from it, and it is dropped when longer than 222 bytes in UTF-8, so that every name fits in
+    /// the 255 bytes a file name may have. (SDWebImage counts UTF-16 units, which is the same for ASCII, but
+    /// lets through names that no file system accepts.)
     ///
     /// ```swift
     /// DiskCache.fileName(forKey: "https://placehold.co/50x50.jpg")   // "e9936aba8d7f7fcca7813d72290de957.jpg"
@@ -58,13 +61,12 @@ extension DiskCache {
             raw = URL(string: key).map { PathName.pathExtension($0.path) } ?? PathName.pathExtension(key)
         }
         guard raw.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0 }) else {
-            return raw.utf16.count > maximumExtensionLength ? "" : raw
+            return raw.utf8.count > maximumExtensionLength ? "" : raw
         }
         var scalars = String.UnicodeScalarView()
         scalars.append(contentsOf: raw.unicodeScalars.filter { $0 != ":" && $0 != "\0" })
         let ext = String(scalars)
-        // Measured in UTF-16 units, as NSString counts characters.
-        return ext.utf16.count > maximumExtensionLength ? "" : ext
+        return ext.utf8.count > maximumExtensionLength ? "" : ext
     }
 
     /// The path of an `http` or `https` key made only of characters a URL carries as they are (no percent

@@ -5,6 +5,9 @@
 /// - A temporary file: `.<digest>.<16 random hex digits>.tmp`, hidden, written and then renamed over the entry.
 /// - A sidecar: `.<digest>.extended`, hidden, the extended data of the entry with that digest when the file
 ///   system refuses extended attributes.
+///
+/// Every name fits in 255 bytes: an entry's extension is at most 222 bytes, and the hidden names are built from
+/// the digest alone.
 enum DiskCacheFileName {
     enum Kind: Equatable {
         case entry
