@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Longer versions of the disk cache's process tests, on an optimised build of the webimage tool:
 # - two writers storing the same keys over and over while this script reads every entry;
-# - a writer killed with SIGKILL at random moments, many times.
+# - a writer killed with SIGKILL at random moments, many times;
+# - four writers with their own keys and one size limit, which must hold for them all, within one entry.
 # Every entry read must be byte-equal to one of the two payloads, and `webimage cache verify` must decode them
-# all. Usage: Scripts/cache-stress.sh [ROUNDS] (default 200: writes per key and writer are ROUNDS x 10, kills
-# are ROUNDS).
+# all. Usage: [TOOL=path/to/webimage] Scripts/cache-stress.sh [ROUNDS] (default 200: writes per key and writer
+# are ROUNDS x 10, kills are ROUNDS). With TOOL, that binary is used and nothing is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-200}
 
-flags=(-c release -Xswiftc -enable-testing --scratch-path .build-release)
-swift build "${flags[@]}" --product webimage
-tool="$(swift build "${flags[@]}" --show-bin-path)/webimage"
+if [[ -n "${TOOL:-}" ]]; then
+  tool=$TOOL
+else
+  flags=(-c release -Xswiftc -enable-testing --scratch-path .build-release)
+  swift build "${flags[@]}" --product webimage
+  tool="$(swift build "${flags[@]}" --show-bin-path)/webimage"
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -76,3 +81,28 @@ done
 verify
 temporaries=$(find "$directory" -maxdepth 1 -name '.*.tmp' | wc -l)
 echo "cache-stress.sh: every entry whole after $rounds kills ($temporaries temporary files left by killed writes)"
+
+# The bytes of the entries and temporary files in the cache, as `du` counts them.
+cached_bytes() {
+  find "$1" -maxdepth 1 -type f \( -name '[!.]*' -o -name '.*.tmp' \) -printf '%b\n' | awk '{ total += $1 * 512 } END { print total + 0 }'
+}
+
+limited="$work/limited"
+entry=$(( $(stat -c '%b' "${payloads[1]}") * 512 ))
+limit=$((16 * entry))
+repeats=$(( rounds / 2 > 0 ? rounds / 2 : 1 ))
+echo "cache-stress.sh: four writers, $repeats rounds of 30 keys each, one limit of $limit bytes"
+for writer in 0 1 2 3; do
+  arguments=()
+  for key in $(seq 0 29); do arguments+=("https://example.com/limited-$writer-$key.img" "${payloads[1]}"); done
+  "$tool" cache put --repeat "$repeats" --max-size "$limit" --cache-dir "$limited" "${arguments[@]}" >/dev/null &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+pids=()
+total=$(cached_bytes "$limited/default")
+if [[ $total -gt $((limit + entry)) ]]; then
+  echo "cache-stress.sh: $total bytes left for a limit of $limit (entries of $entry bytes)" >&2
+  exit 1
+fi
+echo "cache-stress.sh: $total bytes left for a limit of $limit"

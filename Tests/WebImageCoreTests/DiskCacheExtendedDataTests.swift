@@ -18,7 +18,7 @@ import Testing
     }
 
     private func names() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        try DiskCacheTesting.names(in: directory)
     }
 
     @Test func storedInAnExtendedAttribute() throws {

@@ -21,7 +21,7 @@ import Testing
     }
 
     private func visibleAndHiddenNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        try DiskCacheTesting.names(in: directory)
     }
 
     @Test func aFullDiskFailsTheStoreAndKeepsWhatWasStored() throws {
@@ -88,6 +88,23 @@ import Testing
         #expect(cache.totalCount == 0)
     }
 
+    /// A directory that cannot hold the shared ledger: the cache keeps the limit over what it sees itself.
+    @Test func withoutASharedLedgerTheLimitHoldsForTheCacheAlone() throws {
+        let fileSystem = FaultyFileSystem()
+        fileSystem.refuseSharedCounter(true)
+        let payload = Data(repeating: 7, count: 1000)
+        var configuration = DiskCache.Configuration()
+        let probe = DiskCache(directory: root.appendingPathComponent("probe"))
+        try probe.setData(payload, forKey: "probe")
+        let size = probe.totalSize
+        configuration.maxSize = 10 * size
+        let cache = DiskCache(directory: directory, configuration: configuration, fileSystem: fileSystem)
+        for i in 0..<25 { try cache.setData(payload, forKey: "k\(i)") }
+        #expect(cache.totalSize <= 10 * size)
+        #expect(cache.containsData(forKey: "k24"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(DiskCacheFileName.ledger).path))
+    }
+
     @Test func aFailedFsyncAbandonsTheWrite() throws {
         let fileSystem = FaultyFileSystem()
         var configuration = DiskCache.Configuration()
@@ -104,14 +121,15 @@ import Testing
 }
 
 /// The real file system with failures switched on at will: a byte budget after which writes fail with ENOSPC,
-/// a read-only mode (EROFS for every change), extended attributes refused (ENOTSUP), failing fsync, and
-/// directory listings held until the test lets them go.
+/// a read-only mode (EROFS for every change), extended attributes refused (ENOTSUP), no shared ledger, failing
+/// fsync, and directory listings held until the test lets them go.
 final class FaultyFileSystem: DiskFileSystem {
     private struct State {
         var writeBudget: Int?
         var bytesWrittenPartially = 0
         var readOnly = false
         var refusesExtendedAttributes = false
+        var refusesSharedCounter = false
         var failsSynchronize = false
         var synchronizeCount = 0
         var listingGate: DispatchSemaphore?
@@ -124,6 +142,7 @@ final class FaultyFileSystem: DiskFileSystem {
     func setWriteBudget(_ bytes: Int?) { state.withLock { $0.writeBudget = bytes } }
     func setReadOnly(_ on: Bool) { state.withLock { $0.readOnly = on } }
     func refuseExtendedAttributes(_ on: Bool) { state.withLock { $0.refusesExtendedAttributes = on } }
+    func refuseSharedCounter(_ on: Bool) { state.withLock { $0.refusesSharedCounter = on } }
     func failSynchronize(_ on: Bool) { state.withLock { $0.failsSynchronize = on } }
     var bytesWrittenPartially: Int { state.withLock { $0.bytesWrittenPartially } }
     var synchronizeCount: Int { state.withLock { $0.synchronizeCount } }
@@ -201,6 +220,11 @@ final class FaultyFileSystem: DiskFileSystem {
     func removeFile(atPath path: String) throws(DiskFileError) {
         try checkWritable("unlink", path)
         try real.removeFile(atPath: path)
+    }
+
+    func openSharedCounter(atPath path: String) throws(DiskFileError) -> any DiskSharedCounter {
+        if state.withLock({ $0.refusesSharedCounter }) { throw DiskFileError(code: EROFS, operation: "open", path: path) }
+        return try real.openSharedCounter(atPath: path)
     }
 
     func setAccessDateToNow(atPath path: String) throws(DiskFileError) {

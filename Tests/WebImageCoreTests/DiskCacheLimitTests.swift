@@ -152,7 +152,7 @@ import Testing
         let expiring = DiskCache(directory: directory, configuration: configuration(maxAge: 0))
         expiring.removeExpiredData()
         #expect(expiring.totalCount == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try DiskCacheTesting.names(in: directory).isEmpty)
     }
 
     @Test func theDefaultsAreSevenDaysByAccessDateAndOneGibibyte() {

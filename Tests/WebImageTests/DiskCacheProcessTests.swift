@@ -61,8 +61,9 @@ import WebImageTestSupport
         ((try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
-    private func hiddenNames() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)) ?? []).filter { $0.hasPrefix(".") }
+    /// The temporary files of writes.
+    private func temporaryNames() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)) ?? []).filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
     }
 
     /// Reads every entry; returns how many were read and the names of those that are not one of the payloads.
@@ -115,7 +116,7 @@ import WebImageTestSupport
         #expect(torn.isEmpty, "torn entries: \(torn)")
         #expect(reads > 0, "entries were read while the writers ran")
         #expect(Set(entryNames()) == Set(keys.map(DiskCache.fileName(forKey:))))
-        #expect(hiddenNames().isEmpty, "writers that finish leave no temporary file")
+        #expect(temporaryNames().isEmpty, "writers that finish leave no temporary file")
         try expectEveryEntryDecodes(expectedCount: keys.count)
     }
 

@@ -28,6 +28,12 @@ import Foundation
 /// same way. Every hit sets the file's access date explicitly, so the order is least-recently-used on any mount
 /// and survives restarts.
 ///
+/// The limit holds for the directory, however many processes on the machine write to it: they keep one count
+/// of its bytes in a small hidden file (the ledger), each adding what it writes and removes without a lock. A
+/// process whose write takes the count over the limit recounts the directory under the ledger's lock and trims
+/// the least recent entries, whoever wrote them. A directory that cannot hold the ledger (read-only) limits
+/// what each cache sees of it.
+///
 /// ## Threading
 /// Every file operation runs on the cache's own serial IO queue. The synchronous methods run their work there
 /// and wait for it (called from the IO queue itself, they run at once instead of deadlocking); the `async`

@@ -5,6 +5,8 @@
 /// - A temporary file: `.<digest>.<16 random hex digits>.tmp`, hidden, written and then renamed over the entry.
 /// - A sidecar: `.<digest>.extended`, hidden, the extended data of the entry with that digest when the file
 ///   system refuses extended attributes.
+/// - The ledger: `.swift-web-image-ledger`, hidden, the bytes the directory holds, shared by every process that
+///   uses it.
 ///
 /// Every name fits in 255 bytes: an entry's extension is at most 222 bytes, and the hidden names are built from
 /// the digest alone.
@@ -38,6 +40,7 @@ enum DiskCacheFileName {
 
     static let temporarySuffix = ".tmp"
     static let sidecarSuffix = ".extended"
+    static let ledger = ".swift-web-image-ledger"
 
     /// A fresh temporary name for an entry with `digest` (or any other name used as the digest).
     static func temporary(forDigest digest: String) -> String {

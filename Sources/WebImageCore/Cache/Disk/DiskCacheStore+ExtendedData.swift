@@ -54,7 +54,7 @@ extension DiskCacheStore {
                     guard try fileSystem.status(atPath: entryPath).isRegularFile else {
                         throw DiskFileError(code: EISDIR, operation: "setxattr", path: entryPath)
                     }
-                    _ = try writeAtomically(data, named: sidecar, digest: names.digest)
+                    _ = try writeAtomically(data, named: sidecar, digest: names.digest, counted: false)
                     knownSidecars.insert(names.digest)
                 }
             } else {

@@ -28,6 +28,14 @@ package final class DiskCacheStore {
     package let staleFileAge: Double = 5 * 60
 
     var index: DiskCacheIndex
+    /// The bytes the directory's entries occupy, as every process that uses the directory keeps count of them in
+    /// its ledger file (``DiskCacheFileName/ledger``); this process's own count until the directory exists, or
+    /// when the directory cannot hold the shared one.
+    var ledger: any DiskSharedCounter = ProcessLocalCounter()
+    /// Whether ``ledger`` is the directory's shared one.
+    var sharesLedger = false
+    /// Whether the directory refused the shared ledger when this store last asked; writes then do not ask again.
+    var ledgerRefused = false
     /// Digests whose sidecar this store wrote or found, so that removing an entry removes its sidecar without a
     /// system call per entry.
     var knownSidecars: Set<String> = []
@@ -136,7 +144,7 @@ package final class DiskCacheStore {
             return
         }
         do throws(DiskFileError) {
-            let status = try writeAtomically(data, named: names.primary, digest: names.digest)
+            let status = try writeAtomically(data, named: names.primary, digest: names.digest, counted: true)
             index.update(names.primary, from: status)
             try? fileSystem.removeFile(atPath: path(DiskCacheFileName.sidecar(forDigest: names.digest)))
             knownSidecars.remove(names.digest)
@@ -149,9 +157,12 @@ package final class DiskCacheStore {
 
     /// Writes a temporary file and renames it to `name`; the status is the new file's.
     ///
-    /// On failure the temporary file is removed and the file called `name` is as it was.
-    func writeAtomically(_ data: Data, named name: String, digest: String) throws(DiskFileError) -> DiskFileStatus {
+    /// A `counted` write keeps the ledger current: the new file counts, and the file the rename replaces stops
+    /// counting. On failure the temporary file is removed and the file called `name` is as it was.
+    func writeAtomically(_ data: Data, named name: String, digest: String, counted: Bool) throws(DiskFileError) -> DiskFileStatus {
         let (file, temporary) = try createTemporaryFile(digest: digest)
+        // Another process made the directory since this cache opened: share its ledger from the first write.
+        if counted, !sharesLedger, !ledgerRefused { openLedger() }
         var isOpen = true
         do throws(DiskFileError) {
             try fileSystem.write(data, to: file, path: temporary)
@@ -159,7 +170,12 @@ package final class DiskCacheStore {
             let status = try fileSystem.status(of: file, path: temporary)
             fileSystem.close(file)
             isOpen = false
-            try fileSystem.rename(temporary, to: path(name))
+            let destination = path(name)
+            // Looked at now, not in the index: another process may have replaced or removed the file since.
+            var replaced = 0
+            if counted, let old = try? fileSystem.status(atPath: destination), old.isRegularFile { replaced = old.allocatedSize }
+            try fileSystem.rename(temporary, to: destination)
+            if counted { ledger.add(status.allocatedSize - replaced) }
             return status
         } catch {
             if isOpen { fileSystem.close(file) }
@@ -168,7 +184,8 @@ package final class DiskCacheStore {
         }
     }
 
-    /// Creates a fresh temporary file, creating the cache directory when it is missing.
+    /// Creates a fresh temporary file, creating the cache directory when it is missing (and then opening its
+    /// ledger: what the index knew of the directory is gone with it).
     private func createTemporaryFile(digest: String) throws(DiskFileError) -> (DiskFileDescriptor, String) {
         var createdDirectory = false
         var attempts = 0
@@ -182,6 +199,9 @@ package final class DiskCacheStore {
                 if error.isNotFound, !createdDirectory {
                     try fileSystem.createDirectory(atPath: directory)
                     createdDirectory = true
+                    index.removeAll()
+                    knownSidecars.removeAll()
+                    openLedger()
                     continue
                 }
                 throw error
@@ -202,18 +222,22 @@ package final class DiskCacheStore {
         knownSidecars.remove(names.digest)
     }
 
-    /// Removes one entry file and, when one is known, its sidecar; false when the file could not be removed
-    /// (it then stays in the index).
+    /// Removes one entry file and, when one is known, its sidecar; its bytes stop counting. False when the
+    /// file could not be removed (it then stays in the index).
     @discardableResult
     func removeEntryFile(_ name: String) -> Bool {
+        let path = path(name)
+        // The size of a file this process has not seen yet, such as one another process wrote, is looked up.
+        let size = index[name]?.size ?? (try? fileSystem.status(atPath: path))?.allocatedSize ?? 0
         do throws(DiskFileError) {
-            try fileSystem.removeFile(atPath: path(name))
+            try fileSystem.removeFile(atPath: path)
+            ledger.add(-size)
         } catch {
             guard error.isNotFound else { return false }
         }
         index.remove(name)
         if let digest = DiskCacheFileName.digest(ofEntry: name), knownSidecars.remove(digest) != nil {
-            try? fileSystem.removeFile(atPath: path(DiskCacheFileName.sidecar(forDigest: digest)))
+            try? fileSystem.removeFile(atPath: self.path(DiskCacheFileName.sidecar(forDigest: digest)))
         }
         return true
     }
@@ -224,6 +248,10 @@ package final class DiskCacheStore {
     /// - Throws: `diskIO` naming the directory when it cannot be listed or a file cannot be removed; the files
     ///   that could be removed are gone and the index says so.
     package func removeAll() throws(WebImageError) {
+        if !sharesLedger { openLedger() }
+        ledger.lock()
+        defer { ledger.unlock() }
+        let before = ledger.value
         let listing: [DiskDirectoryEntry]
         do throws(DiskFileError) {
             listing = try fileSystem.contentsOfDirectory(atPath: directory)
@@ -237,6 +265,7 @@ package final class DiskCacheStore {
         }
         var firstFailure: DiskFileError?
         var remaining: [String: DiskFileStatus] = [:]
+        var remainingBytes = 0
         for item in listing {
             guard let status = item.status, status.isRegularFile else { continue }
             let kind = DiskCacheFileName.kind(of: item.name)
@@ -246,13 +275,17 @@ package final class DiskCacheStore {
             } catch {
                 if !error.isNotFound {
                     firstFailure = firstFailure ?? error
-                    if kind == .entry { remaining[item.name] = status }
+                    if kind == .entry {
+                        remaining[item.name] = status
+                        remainingBytes += status.allocatedSize
+                    }
                 }
             }
         }
         index.removeAll()
         for (name, status) in remaining { index.update(name, from: status) }
         knownSidecars.removeAll()
+        ledger.add(remainingBytes - before)
         if let firstFailure {
             throw WebImageError(.diskIO, "cannot empty the disk cache \(directory): \(firstFailure)")
         }

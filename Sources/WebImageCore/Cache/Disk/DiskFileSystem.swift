@@ -32,6 +32,8 @@ package protocol DiskFileSystem: Sendable {
     func status(atPath path: String) throws(DiskFileError) -> DiskFileStatus
     /// Removes a file (`unlink`).
     func removeFile(atPath path: String) throws(DiskFileError)
+    /// Opens the file at `path` (creating it when missing) as a counter that every process opening it shares.
+    func openSharedCounter(atPath path: String) throws(DiskFileError) -> any DiskSharedCounter
     /// Sets the file's access date to now and leaves its modification date alone.
     func setAccessDateToNow(atPath path: String) throws(DiskFileError)
     /// The entries of a directory other than `.` and `..`, each with its status; the status is nil when the
