@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Longer versions of the disk cache's process tests, on an optimised build of the webimage tool:
 # - two writers storing the same keys over and over while this script reads every entry;
-# - a writer killed with SIGKILL at random moments, many times;
+# - a writer killed with SIGKILL at random moments, many times; the temporary files the killed writers left are
+#   removed by a trim once they are old enough to be told from writes starting;
 # - four writers with their own keys and one size limit, which must hold for them all, within one entry.
 # Every entry read must be byte-equal to one of the two payloads, and `webimage cache verify` must decode them
 # all. Usage: [TOOL=path/to/webimage] Scripts/cache-stress.sh [ROUNDS] (default 200: writes per key and writer
@@ -81,6 +82,15 @@ done
 verify
 temporaries=$(find "$directory" -maxdepth 1 -name '.*.tmp' | wc -l)
 echo "cache-stress.sh: every entry whole after $rounds kills ($temporaries temporary files left by killed writes)"
+# No process holds their locks: once they look older than a write starting, a trim removes every one.
+find "$directory" -maxdepth 1 -name '.*.tmp' -exec touch -d '1 minute ago' {} +
+"$tool" cache trim "${options[@]}" >/dev/null
+temporaries=$(find "$directory" -maxdepth 1 -name '.*.tmp' | wc -l)
+if [[ $temporaries -ne 0 ]]; then
+  echo "cache-stress.sh: $temporaries temporary files of killed writers left after a trim" >&2
+  exit 1
+fi
+echo "cache-stress.sh: a trim removed the temporary files of the killed writers"
 
 # The bytes of the entries and temporary files in the cache, as `du` counts them.
 cached_bytes() {

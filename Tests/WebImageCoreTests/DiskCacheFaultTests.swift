@@ -222,6 +222,11 @@ final class FaultyFileSystem: DiskFileSystem {
         try real.removeFile(atPath: path)
     }
 
+    func removeFileUnlessLocked(atPath path: String) throws(DiskFileError) -> Bool {
+        try checkWritable("unlink", path)
+        return try real.removeFileUnlessLocked(atPath: path)
+    }
+
     func openSharedCounter(atPath path: String) throws(DiskFileError) -> any DiskSharedCounter {
         if state.withLock({ $0.refusesSharedCounter }) { throw DiskFileError(code: EROFS, operation: "open", path: path) }
         return try real.openSharedCounter(atPath: path)

@@ -54,8 +54,8 @@ extension DiskCache {
 
     /// Re-reads the directory, removes the entries older than ``Configuration/maxAge`` (by the date
     /// ``Configuration/expireType`` names), then, when the total is over ``Configuration/maxSize``, the least
-    /// recent entries until it is below half the limit. Temporary files left by killed writers are removed
-    /// when they are a few minutes old. Runs on the IO queue and waits.
+    /// recent entries until it is below half the limit. Temporary files that killed writers left are removed.
+    /// Runs on the IO queue and waits.
     public func removeExpiredData() {
         sync { $0.removeExpiredData() }
     }
@@ -77,8 +77,8 @@ extension DiskCache {
         try sync { (store: DiskCacheStore) throws(WebImageError) in try store.setExtendedData(data, forKey: key) }
     }
 
-    /// The bytes the entries occupy on disk (allocated blocks; sidecars and temporary files not counted), from
-    /// the index. Waits for the IO queue.
+    /// The bytes the entries occupy on disk (allocated blocks; sidecars and temporary files not counted, though
+    /// temporary files count toward the size limit), from the index. Waits for the IO queue.
     public var totalSize: Int {
         sync { $0.totalSize }
     }

@@ -18,15 +18,17 @@ import Foundation
 /// Each entry is one file, `<root>/<namespace>/<md5 of the key>.<extension>`, named as SDWebImage names them
 /// (``fileName(forKey:)``). The directory is created when the first entry is written. Writes go to a hidden
 /// temporary file that is renamed over the entry, so a reader in this or another process sees the old file or
-/// the new one, never part of one; a writer killed half-way leaves only a hidden temporary file, which a cache
-/// opening the directory later removes once it is a few minutes old.
+/// the new one, never part of one. The writer holds a lock on its temporary file until the rename; a writer
+/// killed half-way leaves a temporary file whose lock is free, which the next cache to open the directory, or
+/// the next trim, removes.
 ///
 /// ## Limits
-/// Sizes are allocated bytes on disk (`st_blocks` × 512, what `du` counts), not content lengths. A write that
-/// takes the total over ``Configuration/maxSize`` removes the least recent entries until the total is below
-/// half the limit; ``removeExpiredData()`` removes entries older than ``Configuration/maxAge``, then trims the
-/// same way. Every hit sets the file's access date explicitly, so the order is least-recently-used on any mount
-/// and survives restarts.
+/// Sizes are allocated bytes on disk (`st_blocks` × 512, what `du` counts), not content lengths, and the
+/// temporary files of writes count as well as the entries. A write that takes the total over
+/// ``Configuration/maxSize`` removes the least recent entries until the total is below half the limit;
+/// ``removeExpiredData()`` removes entries older than ``Configuration/maxAge``, then trims the same way. Every
+/// hit sets the file's access date explicitly, so the order is least-recently-used on any mount and survives
+/// restarts.
 ///
 /// The limit holds for the directory, however many processes on the machine write to it: they keep one count
 /// of its bytes in a small hidden file (the ledger), each adding what it writes and removes without a lock. A

@@ -20,9 +20,9 @@ extension DiskCacheStore {
         }
     }
 
-    /// Re-reads the directory into the index and sets the ledger to what the directory holds. Temporary files
-    /// and orphaned sidecars older than ``staleFileAge`` are removed on the way: they are what a writer killed in
-    /// the middle of a write leaves. The caller holds the ledger's lock.
+    /// Re-reads the directory into the index and sets the ledger to what the directory holds: the entries and
+    /// the temporary files of writes in progress. Temporary files that writers which died left are removed, and
+    /// sidecars of no entry older than ``staleFileAge``. The caller holds the ledger's lock.
     ///
     /// - Throws: The listing's error; a missing directory is an empty cache.
     func recount() throws(DiskFileError) {
@@ -38,6 +38,7 @@ extension DiskCacheStore {
         knownSidecars.removeAll()
         index.reserveCapacity(listing.count)
         let now = clock()
+        var temporaryBytes = 0
         var sidecars: [(name: String, digest: String, status: DiskFileStatus)] = []
         for item in listing {
             guard let status = item.status, status.isRegularFile else { continue }
@@ -45,9 +46,7 @@ extension DiskCacheStore {
             case .entry:
                 index.update(item.name, from: status)
             case .temporary:
-                if now - status.modificationTime > staleFileAge {
-                    try? fileSystem.removeFile(atPath: path(item.name))
-                }
+                if !removeIfOrphaned(item.name, status: status, now: now) { temporaryBytes += status.allocatedSize }
             case .sidecar:
                 if let digest = DiskCacheFileName.digest(ofSidecar: item.name) {
                     sidecars.append((item.name, digest, status))
@@ -56,7 +55,7 @@ extension DiskCacheStore {
                 break
             }
         }
-        ledger.add(index.totalSize - before)
+        ledger.add(index.totalSize + temporaryBytes - before)
         guard !sidecars.isEmpty else { return }
         let digests = Set(index.entries.keys.compactMap(DiskCacheFileName.digest(ofEntry:)))
         for sidecar in sidecars {
@@ -66,5 +65,12 @@ extension DiskCacheStore {
                 try? fileSystem.removeFile(atPath: path(sidecar.name))
             }
         }
+    }
+
+    /// Removes the temporary file `name` when a writer that died left it: older than ``orphanAge`` and locked by
+    /// no process. True when the file is gone; false when it stays (a write in progress, or too young to tell).
+    func removeIfOrphaned(_ name: String, status: DiskFileStatus, now: Double) -> Bool {
+        guard now - status.modificationTime > orphanAge else { return false }
+        return (try? fileSystem.removeFileUnlessLocked(atPath: path(name))) ?? false
     }
 }

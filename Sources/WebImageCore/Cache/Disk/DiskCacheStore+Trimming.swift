@@ -1,10 +1,9 @@
 extension DiskCacheStore {
     /// Opens the directory's ledger and builds the index from one listing of the directory, under the ledger's
-    /// lock, setting the ledger to what the directory holds. Run first on the IO queue when the cache opens, and
-    /// again by ``removeExpiredData()``.
+    /// lock, setting the ledger to what the directory holds. Run first on the IO queue when the cache opens.
     ///
-    /// Temporary files and orphaned sidecars older than ``staleFileAge`` are removed on the way. A missing
-    /// directory is an empty cache; one that cannot be read leaves the index empty.
+    /// Temporary files that writers which died left, and orphaned sidecars older than ``staleFileAge``, are
+    /// removed on the way. A missing directory is an empty cache; one that cannot be read leaves the index empty.
     package func rebuildIndex() {
         if !sharesLedger { openLedger() }
         ledger.lock()
@@ -25,6 +24,8 @@ extension DiskCacheStore {
     ///   ``DiskCache/Configuration/expireType``) is at or before now minus the age limit is removed.
     /// - Size pass (when ``DiskCache/Configuration/maxSize`` is not 0 and the directory holds more): entries are
     ///   removed oldest first until the total is below half the limit.
+    ///
+    /// Temporary files that writers which died left go too.
     package func removeExpiredData() {
         if !sharesLedger { openLedger() }
         ledger.lock()

@@ -23,14 +23,17 @@ package final class DiskCacheStore {
     let fileSystem: any DiskFileSystem
     /// Now, in seconds since 1970; a parameter so that tests can move time.
     let clock: @Sendable () -> Double
-    /// Temporary files and orphaned sidecars older than this (seconds) are left over from a writer that died;
-    /// younger ones may belong to a write in progress in another process.
+    /// Orphaned sidecars older than this (seconds) are left over from a writer that died; younger ones may
+    /// belong to a write in progress in another process.
     package let staleFileAge: Double = 5 * 60
+    /// A temporary file older than this (seconds) whose lock no process holds was left by a writer that died. A
+    /// writer locks its temporary file the moment it has created it, long before this.
+    package let orphanAge: Double = 5
 
     var index: DiskCacheIndex
-    /// The bytes the directory's entries occupy, as every process that uses the directory keeps count of them in
-    /// its ledger file (``DiskCacheFileName/ledger``); this process's own count until the directory exists, or
-    /// when the directory cannot hold the shared one.
+    /// The bytes the directory's entries and temporary files occupy, as every process that uses the directory
+    /// keeps count of them in its ledger file (``DiskCacheFileName/ledger``); this process's own count until the
+    /// directory exists, or when the directory cannot hold the shared one.
     var ledger: any DiskSharedCounter = ProcessLocalCounter()
     /// Whether ``ledger`` is the directory's shared one.
     var sharesLedger = false
@@ -132,7 +135,8 @@ package final class DiskCacheStore {
     /// The bytes go to a hidden temporary file in the cache directory, which is then renamed over the entry, so
     /// that no reader ever sees part of a file. Storing drops the key's extended data, as the new content has
     /// none. An entry of half the size limit or more is not kept (and the key's old entry is removed), so that
-    /// one huge entry cannot flush the cache.
+    /// one huge entry cannot flush the cache. The ledger counts the bytes from the moment the temporary file
+    /// exists.
     ///
     /// - Throws: `diskIO`, naming the key and the path, when the directory cannot be created or the file cannot
     ///   be written; what was stored before stays intact.
@@ -157,29 +161,32 @@ package final class DiskCacheStore {
 
     /// Writes a temporary file and renames it to `name`; the status is the new file's.
     ///
-    /// A `counted` write keeps the ledger current: the new file counts, and the file the rename replaces stops
-    /// counting. On failure the temporary file is removed and the file called `name` is as it was.
+    /// The temporary file is locked from its creation until it has its new name, so that no process takes it
+    /// for an orphan. A `counted` write keeps the ledger current: the bytes count from the moment the temporary
+    /// file exists, and the file the rename replaces stops counting. On failure the temporary file is removed,
+    /// its bytes stop counting, and the file called `name` is as it was.
     func writeAtomically(_ data: Data, named name: String, digest: String, counted: Bool) throws(DiskFileError) -> DiskFileStatus {
         let (file, temporary) = try createTemporaryFile(digest: digest)
         // Another process made the directory since this cache opened: share its ledger from the first write.
         if counted, !sharesLedger, !ledgerRefused { openLedger() }
-        var isOpen = true
+        let reserved = counted ? data.count : 0
+        ledger.add(reserved)
         do throws(DiskFileError) {
             try fileSystem.write(data, to: file, path: temporary)
             if configuration.syncsWrites { try fileSystem.synchronize(file, path: temporary) }
             let status = try fileSystem.status(of: file, path: temporary)
-            fileSystem.close(file)
-            isOpen = false
             let destination = path(name)
             // Looked at now, not in the index: another process may have replaced or removed the file since.
             var replaced = 0
             if counted, let old = try? fileSystem.status(atPath: destination), old.isRegularFile { replaced = old.allocatedSize }
             try fileSystem.rename(temporary, to: destination)
-            if counted { ledger.add(status.allocatedSize - replaced) }
+            fileSystem.close(file)
+            ledger.add(status.allocatedSize - reserved - replaced)
             return status
         } catch {
-            if isOpen { fileSystem.close(file) }
+            fileSystem.close(file)
             try? fileSystem.removeFile(atPath: temporary)
+            ledger.add(-reserved)
             throw error
         }
     }
@@ -242,8 +249,8 @@ package final class DiskCacheStore {
         return true
     }
 
-    /// Removes every entry and sidecar in the directory, including those other processes wrote. Temporary files
-    /// stay: they may be writes in progress.
+    /// Removes every entry and sidecar in the directory, including those other processes wrote, and the
+    /// temporary files that writers which died left. The temporary files of writes in progress stay, and count.
     ///
     /// - Throws: `diskIO` naming the directory when it cannot be listed or a file cannot be removed; the files
     ///   that could be removed are gone and the index says so.
@@ -266,20 +273,27 @@ package final class DiskCacheStore {
         var firstFailure: DiskFileError?
         var remaining: [String: DiskFileStatus] = [:]
         var remainingBytes = 0
+        let now = clock()
         for item in listing {
             guard let status = item.status, status.isRegularFile else { continue }
             let kind = DiskCacheFileName.kind(of: item.name)
-            guard kind == .entry || kind == .sidecar else { continue }
-            do throws(DiskFileError) {
-                try fileSystem.removeFile(atPath: path(item.name))
-            } catch {
-                if !error.isNotFound {
-                    firstFailure = firstFailure ?? error
-                    if kind == .entry {
-                        remaining[item.name] = status
-                        remainingBytes += status.allocatedSize
+            switch kind {
+            case .entry, .sidecar:
+                do throws(DiskFileError) {
+                    try fileSystem.removeFile(atPath: path(item.name))
+                } catch {
+                    if !error.isNotFound {
+                        firstFailure = firstFailure ?? error
+                        if kind == .entry {
+                            remaining[item.name] = status
+                            remainingBytes += status.allocatedSize
+                        }
                     }
                 }
+            case .temporary:
+                if !removeIfOrphaned(item.name, status: status, now: now) { remainingBytes += status.allocatedSize }
+            case .other:
+                break
             }
         }
         index.removeAll()

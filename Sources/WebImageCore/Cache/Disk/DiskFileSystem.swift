@@ -12,7 +12,10 @@ import Foundation
 /// Implementations are called only from a disk cache's IO queue, but must be `Sendable` because one may serve
 /// several caches.
 package protocol DiskFileSystem: Sendable {
-    /// Creates a new file for writing, failing with `EEXIST` when the name is taken (`O_CREAT | O_EXCL`).
+    /// Creates a new file for writing, failing with `EEXIST` when the name is taken (`O_CREAT | O_EXCL`), and
+    /// takes an exclusive lock on it (`flock`), held until the descriptor is closed, so that other processes can
+    /// tell a file being written from one a dead writer left (``removeFileUnlessLocked(atPath:)``). Where the
+    /// file system refuses locks, the file is created without one.
     func createFile(atPath path: String) throws(DiskFileError) -> DiskFileDescriptor
     /// Writes every byte of `data` at the file's current offset.
     func write(_ data: Data, to file: DiskFileDescriptor, path: String) throws(DiskFileError)
@@ -32,6 +35,9 @@ package protocol DiskFileSystem: Sendable {
     func status(atPath path: String) throws(DiskFileError) -> DiskFileStatus
     /// Removes a file (`unlink`).
     func removeFile(atPath path: String) throws(DiskFileError)
+    /// Removes a file unless a process holds its lock (a writer between ``createFile(atPath:)`` and closing the
+    /// file): true when the file is gone (removed, or already gone), false when it is held and stays.
+    func removeFileUnlessLocked(atPath path: String) throws(DiskFileError) -> Bool
     /// Opens the file at `path` (creating it when missing) as a counter that every process opening it shares.
     func openSharedCounter(atPath path: String) throws(DiskFileError) -> any DiskSharedCounter
     /// Sets the file's access date to now and leaves its modification date alone.

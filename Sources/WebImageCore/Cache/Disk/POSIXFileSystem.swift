@@ -21,6 +21,8 @@ package struct POSIXFileSystem: DiskFileSystem {
     package func createFile(atPath path: String) throws(DiskFileError) -> DiskFileDescriptor {
         let fd = retryingInterrupts { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw .last("create", path) }
+        // A new file: no one else can hold its lock. A file system without locks writes unlocked.
+        _ = retryingInterrupts { flock(fd, LOCK_EX | LOCK_NB) }
         return DiskFileDescriptor(rawValue: fd)
     }
 
@@ -179,7 +181,7 @@ package struct POSIXFileSystem: DiskFileSystem {
         guard removeAttribute(path, name) == 0 || errno == noAttribute else { throw .last("removexattr", path) }
     }
 
-    private func retryingInterrupts(_ call: () -> Int32) -> Int32 {
+    func retryingInterrupts(_ call: () -> Int32) -> Int32 {
         while true {
             let result = call()
             if result < 0, errno == EINTR { continue }
