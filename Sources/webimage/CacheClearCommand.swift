@@ -5,7 +5,11 @@ import WebImage
 struct CacheClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
-        abstract: "Remove every entry of the cache."
+        abstract: "Remove every entry of the cache.",
+        discussion: """
+            Temporary files of writes in progress in other processes stay. Fails (exit status 1) when the \
+            directory cannot be read or an entry cannot be removed, with the system's error.
+            """
     )
 
     @OptionGroup var options: CacheOptions

@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import WebImageCore
+import WebImageTestSupport
 
 /// A full disk and a read-only file system, injected: stores fail with `diskIO` naming the key, what was stored
 /// stays intact and the index stays right.
@@ -77,6 +78,10 @@ import Testing
         #expect(cache.totalCount == 1, "a file that could not be removed stays in the index")
         cache.removeExpiredData()
         #expect(cache.totalCount == 1 && cache.totalSize == size)
+        let trim = try #require(throws: WebImageError.self) { try cache.applyLimits() }
+        #expect(trim.code == .diskIO)
+        #expect(trim.message.contains(directory.path) && trim.message.contains("Read-only file system"), "\(trim.message)")
+        #expect(cache.totalCount == 1 && cache.totalSize == size)
         let error = try #require(throws: WebImageError.self) { try cache.removeAll() }
         #expect(error.code == .diskIO && error.message.contains(directory.path))
         #expect(cache.totalCount == 1)
@@ -86,6 +91,43 @@ import Testing
         #expect(cache.data(forKey: "kept") == kept)
         try cache.removeAll()
         #expect(cache.totalCount == 0)
+    }
+
+    /// The image cache's maintenance calls with a result say what the disk tier could not do.
+    @Test func imageCacheMaintenanceReportsWhatTheDiskCouldNotDo() async throws {
+        let fileSystem = FaultyFileSystem()
+        var configuration = DiskCache.Configuration()
+        configuration.maxAge = 0
+        let disk = DiskCache(directory: directory, configuration: configuration, fileSystem: fileSystem)
+        let cache = ImageCache(memoryCache: MemoryCache(costLimit: 1 << 20), diskCache: disk, coder: MockCoder(magic: "MOCK", format: .png, color: .blue))
+        try await disk.setData(Data("MOCK-image".utf8), forKey: "kept")
+
+        fileSystem.setReadOnly(true)
+        let expired = await withCheckedContinuation { continuation in
+            cache.deleteOldFiles { continuation.resume(returning: $0) }
+        }
+        #expect(throws: WebImageError.self) { try expired.get() }
+        let cleared = await withCheckedContinuation { continuation in
+            cache.clearDisk { continuation.resume(returning: $0) }
+        }
+        let error = try #require(throws: WebImageError.self) { try cleared.get() }
+        #expect(error.code == .diskIO && error.message.contains(directory.path) && error.message.contains("Read-only file system"))
+        #expect(disk.totalCount == 1)
+        let trim = await #expect(throws: WebImageError.self) { try await disk.applyLimits() }
+        #expect(trim?.message.contains("Read-only file system") == true)
+
+        fileSystem.setReadOnly(false)
+        let done = await withCheckedContinuation { continuation in
+            cache.deleteOldFiles { continuation.resume(returning: $0) }
+        }
+        #expect(throws: Never.self) { try done.get() }
+        #expect(disk.totalCount == 0)
+        try await disk.setData(Data("MOCK-image".utf8), forKey: "again")
+        let emptied = await withCheckedContinuation { continuation in
+            cache.clearDisk { continuation.resume(returning: $0) }
+        }
+        #expect(throws: Never.self) { try emptied.get() }
+        #expect(disk.totalCount == 0)
     }
 
     /// A directory that cannot hold the shared ledger: the cache keeps the limit over what it sees itself.

@@ -199,6 +199,7 @@ import Testing
         #expect(await cache.totalCount() == 0)
         try await cache.setData(Data("again".utf8), forKey: "k2")
         await cache.removeExpiredData()
+        try await cache.applyLimits()
         #expect(await cache.totalCount() == 1)
         try await cache.removeAll()
         #expect(await cache.totalCount() == 0)

@@ -1,9 +1,11 @@
 import Foundation
+import Glibc
 import Testing
 import WebImage
 import WebImageTestSupport
 
-/// `webimage cache` on keys whose names are long in bytes.
+/// `webimage cache` on directories it cannot maintain, which must fail with the cause, and on keys whose names
+/// are long in bytes.
 @Suite final class CacheCommandTests {
     let root: URL
     let cacheRoot: URL
@@ -22,6 +24,7 @@ import WebImageTestSupport
     }
 
     deinit {
+        UnchangeableDirectory.release(cacheDirectory.path)
         try? FileManager.default.removeItem(at: root)
     }
 
@@ -36,5 +39,86 @@ import WebImageTestSupport
             let path = cacheDirectory.appendingPathComponent(DiskCache.fileName(forKey: key)).path
             #expect(FileManager.default.contents(atPath: path) == payload)
         }
+    }
+
+    /// Where the cache directory should be there is a file: nothing can be listed or removed.
+    @Test(arguments: ["trim", "clear"])
+    func aCacheDirectoryThatIsAFileFailsTheCommand(command: String) throws {
+        try Data("not a directory".utf8).write(to: cacheDirectory)
+        let text = try run(["cache", command])
+        #expect(text.status == 1)
+        #expect(text.stdout.isEmpty, "no summary: \(text.stdout)")
+        #expect(text.stderr.contains("error: diskIO"), "\(text.stderr)")
+        #expect(text.stderr.contains(cacheDirectory.path))
+        #expect(text.stderr.contains("Not a directory"))
+
+        let json = try run(["cache", command, "--json"])
+        #expect(json.status == 1)
+        let object = try #require(json.objects.last)
+        #expect(object["ok"] as? Bool == false)
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["code"] as? String == "diskIO")
+        #expect((error["message"] as? String)?.contains("Not a directory") == true)
+    }
+
+    /// Entries that cannot be removed (an immutable directory, which stops root too): the command fails and
+    /// says why; the entries are still there.
+    @Test(.enabled(if: UnchangeableDirectory.isAvailable), arguments: ["trim", "clear"])
+    func entriesThatCannotBeRemovedFailTheCommand(command: String) throws {
+        let keys = (0..<3).map { "https://example.com/\($0).png" }
+        let put = try run(["cache", "put"] + keys.flatMap { [$0, payloadFile] })
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(UnchangeableDirectory.make(cacheDirectory.path))
+        defer { UnchangeableDirectory.release(cacheDirectory.path) }
+
+        let result = try run(["cache", command, "--max-age", "0"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: diskIO"), "\(result.stderr)")
+        #expect(result.stderr.contains(cacheDirectory.path))
+        #expect(result.stderr.contains("Operation not permitted") || result.stderr.contains("Permission denied"))
+        for key in keys {
+            #expect(FileManager.default.fileExists(atPath: cacheDirectory.appendingPathComponent(DiskCache.fileName(forKey: key)).path))
+        }
+    }
+}
+
+/// A directory in which no file can be created or removed, even by root: the immutable attribute
+/// (`chattr +i`) when running as root, mode 0555 otherwise.
+enum UnchangeableDirectory {
+    /// Whether this machine can make one: root needs the immutable attribute, which some file systems and
+    /// containers refuse.
+    static let isAvailable: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("unchangeable-\(UUID().uuidString)")
+        guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard make(probe.path) else { return false }
+        defer { release(probe.path) }
+        return !FileManager.default.createFile(atPath: probe.appendingPathComponent("file").path, contents: Data())
+    }()
+
+    /// Makes `path` unchangeable; false when that failed.
+    static func make(_ path: String) -> Bool {
+        geteuid() == 0 ? chattr("+i", path) : chmod(path, 0o555) == 0
+    }
+
+    /// Makes `path` changeable again.
+    static func release(_ path: String) {
+        if geteuid() == 0 {
+            _ = chattr("-i", path)
+        } else {
+            _ = chmod(path, 0o755)
+        }
+    }
+
+    private static func chattr(_ flag: String, _ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["chattr", flag, path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 }

@@ -25,7 +25,8 @@ extension ImageCache {
         remove(key: key, cacheType: cacheType, callbackQueue: .default, completion: completion)
     }
 
-    /// Empties the tiers `cacheType` names: memory during the call, disk on the IO queue.
+    /// Empties the tiers `cacheType` names: memory during the call, disk on the IO queue. What cannot be
+    /// removed from disk stays, silently; ``clearDisk(callbackQueue:completion:)`` says so.
     public func clear(
         cacheType: ImageCacheType = .all,
         callbackQueue: CallbackQueue = .default,
@@ -39,6 +40,33 @@ extension ImageCache {
         diskCache.perform { store in
             try? store.removeAll()
             if let completion { callbackQueue.execute(duringCall: false, completion) }
+        }
+    }
+
+    /// Empties the disk tier, as SDWebImage's `clearDisk`, and says whether it could. Runs on the IO queue.
+    ///
+    /// ```swift
+    /// cache.clearDisk { result in
+    ///     if case .failure(let error) = result { log(error) }   // diskIO: "cannot empty the disk cache ..."
+    /// }
+    /// ```
+    ///
+    /// - Parameter completion: Runs once, on `callbackQueue`, when the entries are gone; `diskIO`, naming the
+    ///   directory and the system's error, when the directory cannot be listed or an entry cannot be removed
+    ///   (see ``DiskCache/removeAll()``). The entries that could be removed are gone.
+    public func clearDisk(
+        callbackQueue: CallbackQueue = .default,
+        completion: @escaping @Sendable (Result<Void, WebImageError>) -> Void
+    ) {
+        diskCache.perform { store in
+            let result: Result<Void, WebImageError>
+            do throws(WebImageError) {
+                try store.removeAll()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            callbackQueue.execute(duringCall: false) { completion(result) }
         }
     }
 
@@ -78,11 +106,35 @@ extension ImageCache {
     }
 
     /// Removes disk entries older than the maximum age, then, when the disk tier is still over its size limit,
-    /// the least recently used ones until it is under half of the limit. Runs on the IO queue.
+    /// the least recently used ones until it is under half of the limit. Runs on the IO queue. What cannot be
+    /// removed stays, silently; ``deleteOldFiles(callbackQueue:completion:)`` says so.
     public func removeExpiredData(callbackQueue: CallbackQueue = .default, completion: (@Sendable () -> Void)? = nil) {
         diskCache.perform { store in
-            store.removeExpiredData()
+            try? store.removeExpiredData()
             if let completion { callbackQueue.execute(duringCall: false, completion) }
+        }
+    }
+
+    /// Removes expired disk entries, then trims the disk tier to its size limit, as
+    /// ``removeExpiredData(callbackQueue:completion:)`` and SDWebImage's `deleteOldFiles`, and says whether it
+    /// could. Runs on the IO queue.
+    ///
+    /// - Parameter completion: Runs once, on `callbackQueue`, when the work is done; `diskIO`, naming the
+    ///   directory and the system's error, when the directory cannot be read or an entry cannot be removed
+    ///   (see ``DiskCache/applyLimits()``). Every entry that could be removed is gone.
+    public func deleteOldFiles(
+        callbackQueue: CallbackQueue = .default,
+        completion: @escaping @Sendable (Result<Void, WebImageError>) -> Void
+    ) {
+        diskCache.perform { store in
+            let result: Result<Void, WebImageError>
+            do throws(WebImageError) {
+                try store.removeExpiredData()
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            callbackQueue.execute(duringCall: false) { completion(result) }
         }
     }
 

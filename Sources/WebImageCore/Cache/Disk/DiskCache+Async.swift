@@ -53,9 +53,24 @@ extension DiskCache {
         try result.get()
     }
 
-    /// Removes expired entries, then trims to the size limit; see the synchronous ``removeExpiredData()``.
+    /// Applies the age and size limits now; see the synchronous ``applyLimits()``.
+    ///
+    /// - Throws: `diskIO` naming the directory when it cannot be read or an entry cannot be removed.
+    public func applyLimits() async throws(WebImageError) {
+        let result: Result<Void, WebImageError> = await suspending { store in
+            do throws(WebImageError) {
+                try store.removeExpiredData()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Applies the limits, ignoring failures; see the synchronous ``removeExpiredData()``.
     public func removeExpiredData() async {
-        await suspending { $0.removeExpiredData() }
+        await suspending { store in _ = try? store.removeExpiredData() }
     }
 
     /// The bytes the entries occupy on disk; see ``totalSize``.

@@ -52,12 +52,30 @@ extension DiskCache {
         try sync { (store: DiskCacheStore) throws(WebImageError) in try store.removeAll() }
     }
 
-    /// Re-reads the directory, removes the entries older than ``Configuration/maxAge`` (by the date
-    /// ``Configuration/expireType`` names), then, when the total is over ``Configuration/maxSize``, the least
-    /// recent entries until it is below half the limit. Temporary files that killed writers left are removed.
-    /// Runs on the IO queue and waits.
+    /// Applies the limits now: re-reads the directory, removes the entries older than ``Configuration/maxAge``
+    /// (by the date ``Configuration/expireType`` names), then, when the directory holds more than
+    /// ``Configuration/maxSize``, the least recent entries until it is below half the limit. Temporary files
+    /// that killed writers left are removed. Runs on the IO queue and waits.
+    ///
+    /// ```swift
+    /// do {
+    ///     try cache.applyLimits()
+    /// } catch {
+    ///     log("cache maintenance failed: \(error)")   // diskIO: "cannot remove expired entries from ..."
+    /// }
+    /// ```
+    ///
+    /// - Throws: `diskIO`, with a message naming the directory and the system's error, when the directory
+    ///   cannot be read (a missing directory is an empty cache) or an entry cannot be removed (read-only file
+    ///   system, no permission). Every entry that could be removed is gone.
+    public func applyLimits() throws(WebImageError) {
+        try sync { (store: DiskCacheStore) throws(WebImageError) in try store.removeExpiredData() }
+    }
+
+    /// ``applyLimits()`` without its failures, as SDWebImage's `removeExpiredData`: what cannot be removed
+    /// stays, silently. Runs on the IO queue and waits.
     public func removeExpiredData() {
-        sync { $0.removeExpiredData() }
+        sync { store in _ = try? store.removeExpiredData() }
     }
 
     /// The extended data stored with `key`'s entry (HTTP validators and the like), or nil. Runs on the IO queue

@@ -26,9 +26,9 @@ import Foundation
 /// Sizes are allocated bytes on disk (`st_blocks` × 512, what `du` counts), not content lengths, and the
 /// temporary files of writes count as well as the entries. A write that takes the total over
 /// ``Configuration/maxSize`` removes the least recent entries until the total is below half the limit;
-/// ``removeExpiredData()`` removes entries older than ``Configuration/maxAge``, then trims the same way. Every
-/// hit sets the file's access date explicitly, so the order is least-recently-used on any mount and survives
-/// restarts.
+/// ``applyLimits()`` (or ``removeExpiredData()``) removes entries older than ``Configuration/maxAge``, then trims
+/// the same way. Every hit sets the file's access date explicitly, so the order is least-recently-used on any
+/// mount and survives restarts.
 ///
 /// The limit holds for the directory, however many processes on the machine write to it: they keep one count
 /// of its bytes in a small hidden file (the ledger), each adding what it writes and removes without a lock. A

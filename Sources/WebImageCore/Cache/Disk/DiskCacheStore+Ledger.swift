@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The ledger: how the processes sharing a directory keep one size limit.
 //
 // Every process keeps the count of the bytes in the directory current in the shared ledger as it writes and
@@ -31,7 +39,7 @@ extension DiskCacheStore {
         do throws(DiskFileError) {
             listing = try fileSystem.contentsOfDirectory(atPath: directory)
         } catch {
-            guard error.isNotFound else { throw error }
+            guard error.code == ENOENT else { throw error }
             listing = []
         }
         index.removeAll()

@@ -25,21 +25,36 @@ extension DiskCacheStore {
     /// - Size pass (when ``DiskCache/Configuration/maxSize`` is not 0 and the directory holds more): entries are
     ///   removed oldest first until the total is below half the limit.
     ///
-    /// Temporary files that writers which died left go too.
-    package func removeExpiredData() {
+    /// Temporary files that writers which died left go too. Every entry that can be removed is, whatever fails.
+    ///
+    /// - Throws: `diskIO` naming the directory and the system's error when the directory cannot be read (a
+    ///   missing one is an empty cache) or an entry cannot be removed.
+    package func removeExpiredData() throws(WebImageError) {
         if !sharesLedger { openLedger() }
         ledger.lock()
         defer { ledger.unlock() }
-        try? recount()
+        do throws(DiskFileError) {
+            try recount()
+        } catch {
+            throw WebImageError(.diskIO, "cannot read the disk cache \(directory): \(error)")
+        }
+        var firstFailure: DiskFileError?
         if configuration.maxAge >= 0 {
             let expiration = clock() - configuration.maxAge
             for name in index.names(expiringAtOrBefore: expiration) {
-                removeEntryFile(name)
+                do throws(DiskFileError) {
+                    try removeEntryFile(name)
+                } catch {
+                    firstFailure = firstFailure ?? error
+                }
             }
         }
         let limit = configuration.maxSize
-        if limit > 0, ledger.value > limit {
-            trim(toBelow: limit / 2, protecting: nil)
+        if limit > 0, ledger.value > limit, let failure = trim(toBelow: limit / 2, protecting: nil) {
+            firstFailure = firstFailure ?? failure
+        }
+        if let firstFailure {
+            throw WebImageError(.diskIO, "cannot remove expired entries from the disk cache \(directory): \(firstFailure)")
         }
     }
 
@@ -60,7 +75,7 @@ extension DiskCacheStore {
         let target = limit / 2
         if let entry = index[name], entry.size >= target {
             // It cannot be kept below the target: drop it rather than everything else.
-            removeEntryFile(name)
+            try? removeEntryFile(name)
             guard ledger.value > limit else { return }
             trim(toBelow: target, protecting: nil)
         } else {
@@ -70,11 +85,20 @@ extension DiskCacheStore {
 
     /// Removes entries, oldest first, until the ledger is strictly below `target`; `protected` is skipped.
     /// Entries whose files cannot be removed stay in the index and are skipped.
-    func trim(toBelow target: Int, protecting protected: String?) {
+    ///
+    /// - Returns: The first removal that failed, if any.
+    @discardableResult
+    func trim(toBelow target: Int, protecting protected: String?) -> DiskFileError? {
+        var firstFailure: DiskFileError?
         for name in index.oldestFirst() {
-            if ledger.value < target { return }
+            if ledger.value < target { break }
             if name == protected { continue }
-            removeEntryFile(name)
+            do throws(DiskFileError) {
+                try removeEntryFile(name)
+            } catch {
+                firstFailure = firstFailure ?? error
+            }
         }
+        return firstFailure
     }
 }

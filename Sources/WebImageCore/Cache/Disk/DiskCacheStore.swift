@@ -224,15 +224,16 @@ package final class DiskCacheStore {
     }
 
     private func removeEntry(_ names: DiskCacheFileName.Names) {
-        for name in names.lookupOrder { removeEntryFile(name) }
+        for name in names.lookupOrder { try? removeEntryFile(name) }
         try? fileSystem.removeFile(atPath: path(DiskCacheFileName.sidecar(forDigest: names.digest)))
         knownSidecars.remove(names.digest)
     }
 
-    /// Removes one entry file and, when one is known, its sidecar; its bytes stop counting. False when the
-    /// file could not be removed (it then stays in the index).
-    @discardableResult
-    func removeEntryFile(_ name: String) -> Bool {
+    /// Removes one entry file and, when one is known, its sidecar; its bytes stop counting. A file already gone
+    /// leaves the index; one that cannot be removed stays in it.
+    ///
+    /// - Throws: The error of the removal, when it is not that the file is gone.
+    func removeEntryFile(_ name: String) throws(DiskFileError) {
         let path = path(name)
         // The size of a file this process has not seen yet, such as one another process wrote, is looked up.
         let size = index[name]?.size ?? (try? fileSystem.status(atPath: path))?.allocatedSize ?? 0
@@ -240,20 +241,19 @@ package final class DiskCacheStore {
             try fileSystem.removeFile(atPath: path)
             ledger.add(-size)
         } catch {
-            guard error.isNotFound else { return false }
+            guard error.isNotFound else { throw error }
         }
         index.remove(name)
         if let digest = DiskCacheFileName.digest(ofEntry: name), knownSidecars.remove(digest) != nil {
             try? fileSystem.removeFile(atPath: self.path(DiskCacheFileName.sidecar(forDigest: digest)))
         }
-        return true
     }
 
     /// Removes every entry and sidecar in the directory, including those other processes wrote, and the
     /// temporary files that writers which died left. The temporary files of writes in progress stay, and count.
     ///
-    /// - Throws: `diskIO` naming the directory when it cannot be listed or a file cannot be removed; the files
-    ///   that could be removed are gone and the index says so.
+    /// - Throws: `diskIO` naming the directory when it cannot be listed (a missing directory is an empty cache)
+    ///   or a file cannot be removed; the files that could be removed are gone and the index says so.
     package func removeAll() throws(WebImageError) {
         if !sharesLedger { openLedger() }
         ledger.lock()
@@ -263,7 +263,7 @@ package final class DiskCacheStore {
         do throws(DiskFileError) {
             listing = try fileSystem.contentsOfDirectory(atPath: directory)
         } catch {
-            if error.isNotFound {
+            if error.code == ENOENT {
                 index.removeAll()
                 knownSidecars.removeAll()
                 return
