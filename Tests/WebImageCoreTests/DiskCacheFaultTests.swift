@@ -130,6 +130,24 @@ import WebImageTestSupport
         #expect(disk.totalCount == 0)
     }
 
+    /// A disk write that fails reaches the image cache's store completion as `diskIO`, naming the key and the
+    /// system's error; the memory tier has the image all the same.
+    @Test func imageCacheStoreReportsAFailedWriteAsDiskIO() async throws {
+        let fileSystem = FaultyFileSystem()
+        let disk = DiskCache(directory: directory, fileSystem: fileSystem)
+        let cache = ImageCache(memoryCache: MemoryCache(costLimit: 1 << 20), diskCache: disk, coder: MockCoder(magic: "MOCK", format: .png, color: .blue))
+        let image = Image(pixels: try PixelBuffer(width: 4, height: 4, color: .red), format: .png, hasAlpha: false)
+        fileSystem.setWriteBudget(3)
+        let stored = await withCheckedContinuation { continuation in
+            cache.store(image, data: Data("MOCK-image".utf8), key: "https://example.com/full.png") { continuation.resume(returning: $0) }
+        }
+        let error = try #require(throws: WebImageError.self) { try stored.get() }
+        #expect(error.code == .diskIO)
+        #expect(error.message.contains("https://example.com/full.png") && error.message.contains("No space left on device"))
+        #expect(cache.imageFromMemory(forKey: "https://example.com/full.png") != nil)
+        #expect(disk.totalCount == 0)
+    }
+
     /// A directory that cannot hold the shared ledger: the cache keeps the limit over what it sees itself.
     @Test func withoutASharedLedgerTheLimitHoldsForTheCacheAlone() throws {
         let fileSystem = FaultyFileSystem()
