@@ -28,6 +28,8 @@ package final class CurlEngine: Sendable {
     private let inbox: CurlEngineInbox
     private let threadState: Mutex<ThreadState>
     private let nextID = Atomic<UInt64>(1)
+    /// The proxy settings that decide connection keys; nil when the engine counts no connections.
+    private let proxy: CurlProxyEnvironment?
 
     /// What this engine holds alive; all zero after ``invalidate()`` returns.
     package let liveCounters: CurlLiveCounters
@@ -75,6 +77,7 @@ package final class CurlEngine: Sendable {
         self.inbox = inbox
         self.liveCounters = counters
         self.configuration = adjusted
+        proxy = adjusted.countsConnections ? CurlProxyEnvironment.current() : nil
         threadState = Mutex(ThreadState(thread: thread))
     }
 
@@ -82,7 +85,9 @@ package final class CurlEngine: Sendable {
         invalidate()
     }
 
-    /// Starts a transfer, or queues it when ``Configuration/maxConcurrentTransfers`` are running.
+    /// Starts a transfer, or queues it when ``Configuration/maxConcurrentTransfers`` are running, or when its host
+    /// (or all hosts) has as many transfers running as it may have connections (see
+    /// ``Configuration/maxConnectionsPerHost``).
     ///
     /// The sink is called on the curl thread and completes exactly once. After ``invalidate()`` the sink completes
     /// at once, on the calling thread, with `cancelled`.
@@ -91,7 +96,8 @@ package final class CurlEngine: Sendable {
     @discardableResult
     package func start(_ request: CurlRequest, sink: some CurlTransferSink) -> CurlTransferID {
         let id = CurlTransferID(rawValue: nextID.wrappingAdd(1, ordering: .relaxed).oldValue)
-        if !inbox.post(.add(CurlSubmission(id: id, request: request, sink: sink))) {
+        let key = proxy.map { CurlConnectionKey(url: request.url, proxy: $0) } ?? .uncounted
+        if !inbox.post(.add(CurlSubmission(id: id, request: request, sink: sink, connectionKey: key))) {
             sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: request.url)), deliveries: nil)
         }
         return id

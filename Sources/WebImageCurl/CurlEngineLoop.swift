@@ -37,7 +37,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         self.inbox = inbox
         self.counters = counters
         self.configuration = configuration
-        waiting = CurlWaitingQueue(order: configuration.executionOrder)
+        waiting = CurlWaitingQueue(order: configuration.executionOrder, limits: configuration.admissionLimits)
         handles = CurlEasyPool(capacity: configuration.maxConcurrentTransfers, counters: counters)
         deliveryWindow = CurlDeliveryWindow(length: configuration.deliveryWindow)
     }
@@ -63,7 +63,7 @@ final class CurlEngineLoop: @unchecked Sendable {
             let now = CurlInstant.now
             checkStalls(at: now)
             let holding = sendDeliveries(at: now)
-            if !waiting.isEmpty, running.count < configuration.maxConcurrentTransfers {
+            if running.count < configuration.maxConcurrentTransfers, waiting.hasAdmissible() {
                 continue
             }
             var timeout = running.isEmpty ? idleTimeout : busyTimeout
@@ -78,7 +78,7 @@ final class CurlEngineLoop: @unchecked Sendable {
     private func apply(_ command: CurlEngineInbox.Command) {
         switch command {
         case .add(let submission):
-            waiting.enqueue(submission, id: submission.id, priority: submission.request.priority)
+            waiting.enqueue(submission, id: submission.id, priority: submission.request.priority, key: submission.connectionKey)
         case .cancel(let id):
             if let entry = waiting.remove(id) {
                 entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)), deliveries: deliveries)
@@ -100,17 +100,19 @@ final class CurlEngineLoop: @unchecked Sendable {
         }
     }
 
-    /// Starts waiting transfers while slots are free.
+    /// Starts waiting transfers while slots are free and their connection keys admit them.
     private func startWaiting() {
         while running.count < configuration.maxConcurrentTransfers, let next = waiting.dequeue() {
             start(next.element)
         }
     }
 
-    /// Starts a transfer for `submission`, reading the request through it: the transfer makes the one copy.
+    /// Starts a transfer for `submission`, reading the request through it: the transfer makes the one copy. A
+    /// transfer that cannot start gives its admission back at once; one that starts gives it back in `remove`.
     private func start(_ submission: CurlSubmission) {
         let settings = submission.request.reusableSettings
         guard let (easy, settingsInPlace) = handles.take(for: settings) else {
+            waiting.release(submission.connectionKey)
             let message = "curl could not make a handle for \(submission.request.url)"
             submission.sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, message)), deliveries: deliveries)
             return
@@ -124,6 +126,7 @@ final class CurlEngineLoop: @unchecked Sendable {
                 context: context, share: share, headers: headerList(for: transfer.request.headers), settingsInPlace: settingsInPlace
             )
         } catch {
+            waiting.release(submission.connectionKey)
             sink.didComplete(.failure(error), deliveries: deliveries)
             return
         }
@@ -131,6 +134,7 @@ final class CurlEngineLoop: @unchecked Sendable {
         _ = Unmanaged.passRetained(transfer)
         let code = curl_multi_add_handle(multi, transfer.easy)
         guard code == CURLM_OK else {
+            waiting.release(submission.connectionKey)
             Unmanaged.passUnretained(transfer).release()
             let reason = String(cString: curl_multi_strerror(code))
             sink.didComplete(.failure(WebImageError(.invalidDownloadOperation, "\(reason) (\(transfer.request.url))")), deliveries: deliveries)
@@ -197,9 +201,11 @@ final class CurlEngineLoop: @unchecked Sendable {
         max(1, Int32(clamping: nanoseconds / 1_000_000))
     }
 
-    /// Takes a running transfer out of the multi handle and releases the context's one retain.
+    /// Takes a running transfer out of the multi handle, gives back its admission and releases the context's one
+    /// retain.
     private func remove(_ transfer: CurlTransfer) {
         _ = curl_multi_remove_handle(multi, transfer.easy)
+        waiting.release(transfer.connectionKey)
         transfer.handleReturned = true
         // `curl_easy_reset` keeps a handle's share, cookies and TLS session cache: a handle that used cookies or
         // skipped certificate checks is freed, never handed to another request. A plain request's handle keeps its

@@ -11,6 +11,8 @@ final class CurlTransfer {
     let id: CurlTransferID
     let request: CurlRequest
     let sink: any CurlTransferSink
+    /// What the engine admitted the transfer under; given back when it is removed.
+    let connectionKey: CurlConnectionKey
     let easy: UnsafeMutableRawPointer
     private let counters: CurlLiveCounters
 
@@ -35,8 +37,9 @@ final class CurlTransfer {
 
     /// Whether the transfer has received nothing for its stall timeout, as of `now`; records activity seen since
     /// the last check. The clock starts once the request has been sent: before that the transfer may be waiting
-    /// for a connection (curl queues transfers beyond the connection limits), which the connect and whole-transfer
-    /// timeouts bound. Curl thread only.
+    /// for a connection (for a first connection to a host to show whether it multiplexes, or, after a redirect to
+    /// another host, for one of that host's connections), which the connect and whole-transfer timeouts bound.
+    /// Curl thread only.
     func hasStalled(at now: CurlInstant) -> Bool {
         if activity != stallCheck.activity || (activity == 0 && !hasSentRequest) {
             stallCheck = (activity, now)
@@ -67,6 +70,7 @@ final class CurlTransfer {
         id = submission.id
         request = submission.request
         sink = submission.sink
+        connectionKey = submission.connectionKey
         self.easy = easy
         self.counters = counters
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)

@@ -54,9 +54,13 @@ public struct ImageDownloaderConfig: Sendable {
     /// The most redirects followed, only ever to `http` and `https`; more fail with `tooManyRedirects`, and a
     /// redirect to another scheme fails with `unsupportedScheme`.
     public var maxRedirects = 10
-    /// The most connections open to one host at once; 0 for no limit.
+    /// The most connections open to one host at once; 0 for no limit. Downloads beyond it wait in the
+    /// downloader's queue, where their timeouts do not run, until one of the host's transfers ends; downloads to
+    /// other hosts start meanwhile. Over HTTP/2, where one connection carries many transfers, it still bounds the
+    /// transfers to one host at once: raise it to run more there.
     public var maxConnectionsPerHost = 6
-    /// The most connections open at once; 0 for no limit.
+    /// The most connections open at once; 0 for no limit. Downloads beyond it wait in the downloader's queue, where
+    /// their timeouts do not run. Idle connections kept for reuse do not count: libcurl closes them to make room.
     public var maxTotalConnections = 64
 
     public init() {}

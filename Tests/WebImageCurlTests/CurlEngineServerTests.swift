@@ -54,8 +54,8 @@ import WebImageTestSupport
     }
 
     @Test func aTransferWaitingForAConnectionIsNotAStall() async throws {
-        // One connection to the host and two transfers: the second waits in curl for the first, which drips for
-        // about 2.5 s, longer than the 1 s stall timeout, so the stall clock must not run while it waits.
+        // One connection to the host and two transfers: the second waits for the first, which drips for about
+        // 2.5 s, longer than the 1 s stall timeout, so the stall clock must not run while it waits.
         var configuration = CurlEngine.Configuration()
         configuration.maxConcurrentTransfers = 2
         configuration.maxConnectionsPerHost = 1
