@@ -25,10 +25,13 @@ enum CurlError {
     ///   - url: The request's URL, named in the message.
     ///   - redirected: Whether the transfer followed a redirect; a scheme refused after one is a redirect to a scheme
     ///     that is not allowed (`file:`, say), still `unsupportedScheme` but said to come from the server.
+    ///   - sentHTTPRequest: Whether curl failed on an `http` or `https` URL after sending a request for it. curl
+    ///     reports a reply without a status line (HTTP/0.9) or with a garbled one as an unsupported protocol, the
+    ///     code it also gives a scheme it refuses; it refuses a scheme before sending anything.
     ///   - osError: The system error curl saw last (`CURLINFO_OS_ERRNO`), 0 for none.
     static func map(
         _ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String, redirected: Bool = false,
-        osError: Int32 = 0
+        sentHTTPRequest: Bool = false, osError: Int32 = 0
     ) -> WebImageError {
         switch abort {
         case .cancelled?:
@@ -44,6 +47,9 @@ enum CurlError {
         let text = trimmed.isEmpty ? String(cString: curl_easy_strerror(code)) : trimmed
         if code == CURLE_SSL_CONNECT_ERROR, isLostDuringHandshake(osError: osError, text: text) {
             return WebImageError(.connectionLost, "the connection was lost during the TLS handshake: \(text) (\(url))")
+        }
+        if code == CURLE_UNSUPPORTED_PROTOCOL, sentHTTPRequest {
+            return WebImageError(.badServerResponse, "the server's reply is not valid HTTP: \(text) (\(url))")
         }
         if code == CURLE_UNSUPPORTED_PROTOCOL, redirected {
             return WebImageError(.unsupportedScheme, "the server redirected to a scheme that is not allowed: \(text) (\(url))")
@@ -80,6 +86,8 @@ enum CurlError {
             .tooManyRedirects
         case CURLE_UNSUPPORTED_PROTOCOL:
             .unsupportedScheme
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
+            .badServerResponse
         case CURLE_FILESIZE_EXCEEDED:
             .responseTooLarge
         case CURLE_URL_MALFORMAT:

@@ -114,6 +114,19 @@ final class CurlTransfer {
         sink.didReceiveResponse(response)
     }
 
+    /// Whether the URL curl worked on last (after any redirect) is `http` or `https` and a request was sent: a
+    /// scheme curl refuses is refused before anything is sent, and the URL it names is then the refused one.
+    private var sentHTTPRequest: Bool {
+        var requestSize = 0
+        var urlPointer: UnsafeMutablePointer<CChar>?
+        guard wi_curl_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize) == CURLE_OK, requestSize > 0,
+              wi_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer else {
+            return false
+        }
+        let scheme = String(cString: urlPointer).prefix { $0 != ":" }.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+
     /// The metrics curl measured, read once the transfer is done.
     func metrics() -> CurlTransferMetrics {
         func duration(_ info: CURLINFO) -> Duration {
@@ -156,6 +169,7 @@ final class CurlTransfer {
             return .failure(
                 CurlError.map(
                     code, abort: abort, detail: errorText, url: request.url, redirected: redirects > 0,
+                    sentHTTPRequest: code == CURLE_UNSUPPORTED_PROTOCOL && sentHTTPRequest,
                     osError: Int32(truncatingIfNeeded: osError)
                 )
             )

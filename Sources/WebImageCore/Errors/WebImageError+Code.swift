@@ -51,6 +51,10 @@ extension WebImageError {
         public static let diskIO = Code(rawValue: 3011)
         /// An encoder failed to produce data.
         public static let encodingFailed = Code(rawValue: 3012)
+        /// The server's reply is not valid HTTP: no status line (an HTTP/0.9 reply), a garbled status line or header
+        /// line, or a body that does not decode as its `Content-Encoding` says. A transport failure, not a permanent
+        /// one: the URL is tried again.
+        public static let badServerResponse = Code(rawValue: 3013)
 
         private static let names: [Int: String] = [
             1000: "invalidURL", 1001: "badImageData", 1002: "cacheNotModified", 1003: "blackListed",
@@ -59,7 +63,7 @@ extension WebImageError {
             3000: "timedOut", 3001: "cannotConnect", 3002: "cannotFindHost", 3003: "connectionLost",
             3004: "tlsFailure", 3005: "tooManyRedirects", 3006: "unsupportedScheme", 3007: "responseTooLarge",
             3008: "imageTooLarge", 3009: "unsupportedFormat", 3010: "notInCache", 3011: "diskIO",
-            3012: "encodingFailed",
+            3012: "encodingFailed", 3013: "badServerResponse",
         ]
 
         /// The code's name as written in Swift (`badImageData`), or `code(N)` for a value the library does not name.
