@@ -30,16 +30,30 @@ struct RawHTTPResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, independent of the downloader, with a
-/// receive timeout on every read so that a server bug fails a test instead of hanging it.
-final class RawHTTPConnection {
+/// An HTTP/1.1 client over one TCP connection to 127.0.0.1, independent of the downloader, with a receive timeout
+/// on every read so that a server bug fails a test instead of hanging it.
+///
+/// Its reads block, so they run on a thread of their own (``onOwnThread(_:)``) while the test awaits them: a read
+/// blocking a thread of Swift's cooperative pool, which has one thread per core, stops every other test's tasks for as
+/// long as it waits. Under ThreadSanitizer that is seconds, long enough for the transfers those tests start, which run
+/// on the downloader's own thread, to time out before the tests get to cancel them.
+///
+/// `@unchecked Sendable`: one test uses a connection, one call at a time, and awaits each read, so no two threads
+/// touch `buffer` at once.
+final class RawHTTPConnection: @unchecked Sendable {
     enum Failure: Error { case socket(String), closedBeforeHead, timedOut }
 
+    /// How long a read waits for a response's head: as long as the server may take under a sanitizer's slowdown.
+    /// `timeoutMilliseconds` bounds the reads after it, for bodies that stall on purpose.
+    static let headTimeoutMilliseconds = 20_000
+
     private let fd: Int32
+    private let timeoutMilliseconds: Int
     private var buffer: [UInt8] = []
     private(set) var isClosedByPeer = false
 
     init(port: Int, timeoutMilliseconds: Int = 5000) throws {
+        self.timeoutMilliseconds = timeoutMilliseconds
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -47,7 +61,6 @@ final class RawHTTPConnection {
         #endif
         guard fd >= 0 else { throw Failure.socket("socket") }
         var timeout = timeval(tv_sec: .init(timeoutMilliseconds / 1000), tv_usec: .init(timeoutMilliseconds % 1000 * 1000))
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -81,14 +94,23 @@ final class RawHTTPConnection {
     }
 
     /// Sends a request and reads its response.
-    func get(_ target: String, headers: [(String, String)] = []) throws -> RawHTTPResponse {
+    func get(_ target: String, headers: [(String, String)] = []) async throws -> RawHTTPResponse {
         try send("GET", target, headers: headers)
-        return try readResponse()
+        return try await readResponse()
     }
 
-    /// Reads one response. A body cut short comes back with `complete` false; a timeout in the body too.
-    func readResponse(isHead: Bool = false) throws -> RawHTTPResponse {
+    /// Reads one response, on a thread of its own. A body cut short comes back with `complete` false; a timeout in
+    /// the body too.
+    func readResponse(isHead: Bool = false) async throws -> RawHTTPResponse {
+        try await onOwnThread { try self.readResponseOnThisThread(isHead: isHead) }
+    }
+
+    /// ``readResponse(isHead:)`` on the calling thread, which it blocks: for a test that reads many responses in one
+    /// ``onOwnThread(_:)`` call.
+    func readResponseOnThisThread(isHead: Bool = false) throws -> RawHTTPResponse {
+        setReceiveTimeout(milliseconds: max(timeoutMilliseconds, Self.headTimeoutMilliseconds))
         guard let end = try readUntil([13, 10, 13, 10]) else { throw Failure.closedBeforeHead }
+        setReceiveTimeout(milliseconds: timeoutMilliseconds)
         let headText = String(decoding: buffer[..<end], as: UTF8.self)
         buffer.removeFirst(end + 4)
         var lines = headText.components(separatedBy: "\r\n")
@@ -173,12 +195,20 @@ final class RawHTTPConnection {
         return true
     }
 
+    private func setReceiveTimeout(milliseconds: Int) {
+        var timeout = timeval(tv_sec: .init(milliseconds / 1000), tv_usec: .init(milliseconds % 1000 * 1000))
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Whether the peer has closed: a read that returns end of stream or a reset within `timeoutMilliseconds`.
-    func waitForClose(timeoutMilliseconds: Int) -> Bool {
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, Int32(timeoutMilliseconds)) > 0 else { return false }
-        var byte: UInt8 = 0
-        let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
-        return count == 0 || (count < 0 && errno == ECONNRESET)
+    func waitForClose(timeoutMilliseconds: Int) async -> Bool {
+        let fd = fd
+        return (try? await onOwnThread {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(timeoutMilliseconds)) > 0 else { return false }
+            var byte: UInt8 = 0
+            let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
+            return count == 0 || (count < 0 && errno == ECONNRESET)
+        }) ?? false
     }
 }
