@@ -26,8 +26,8 @@ import WebImageTestSupport
         try await withTestHTTPServer { server in
             var config = ImageDownloaderConfig()
             config.maxConcurrentDownloads = 12
-            config.stallTimeout = 1
-            config.downloadTimeout = 1
+            config.stallTimeout = 3
+            config.downloadTimeout = 3
             let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             // Six loads that get no answer hold the host's six connections until their stall timeout ends them;
@@ -44,21 +44,22 @@ import WebImageTestSupport
     @Test func manySlowLoadsOnOneHostAllSucceed() async throws {
         try await withTestHTTPServer { server in
             var config = ImageDownloaderConfig()
-            config.maxConcurrentDownloads = 48
-            config.downloadTimeout = 1.5
+            config.maxConcurrentDownloads = 180
+            config.downloadTimeout = 2.5
             let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            // Each load takes 250 ms; six run at once, so the last start about two seconds after the first.
-            let urls = (0..<48).map { server.url("/generated?bytes=500&delay_ms=250&seed=\($0 + 1)") }
+            // Each load takes 100 ms, a 25th of its timeout; six run at once, so the last start three seconds after
+            // the first.
+            let urls = (0..<180).map { server.url("/generated?bytes=500&delay_ms=100&seed=\($0 + 1)") }
             let codes = await failureCodes(downloader, urls)
             #expect(codes.filter { $0 != nil }.isEmpty, "failed: \(codes.compactMap { $0 })")
-            #expect(server.requestCount(forPath: "/generated") == 48)
+            #expect(server.requestCount(forPath: "/generated") == 180)
         }
     }
 
     @Test func slowLoadsOnMoreHostsThanTheTotalLimitAllSucceed() async throws {
-        // 66 origins (a server per port), six loads each: fewer than the per-host limit, but 396 at once against
-        // the 64 connections allowed in all.
+        // 66 origins (a server per port), twelve loads each, started round the origins: 792 at once against the
+        // 64 connections allowed in all, which hold them back before the per-host limit does.
         let servers = try await withThrowingTaskGroup(of: TestHTTPServer.self) { group in
             for _ in 0..<66 { group.addTask { try await TestHTTPServer.start() } }
             var servers: [TestHTTPServer] = []
@@ -66,18 +67,19 @@ import WebImageTestSupport
             return servers
         }
         var config = ImageDownloaderConfig()
-        config.maxConcurrentDownloads = 396
-        config.downloadTimeout = 1.5
+        config.maxConcurrentDownloads = 792
+        config.downloadTimeout = 2
         #expect(config.maxTotalConnections == 64)
         let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
-        // Each load takes 300 ms; 64 run at once, so the last start about two seconds after the first.
-        let urls = (0..<6).flatMap { round in
-            servers.map { $0.url("/generated?bytes=500&delay_ms=300&seed=\(round + 1)") }
+        // Each load takes 200 ms, a tenth of its timeout; 64 run at once, so the last start more than two seconds
+        // after the first.
+        let urls = (0..<12).flatMap { round in
+            servers.map { $0.url("/generated?bytes=500&delay_ms=200&seed=\(round + 1)") }
         }
         let codes = await failureCodes(downloader, urls)
         downloader.invalidate()
         for server in servers { try await server.shutdown() }
         #expect(codes.filter { $0 != nil }.isEmpty, "\(codes.filter { $0 != nil }.count) of \(codes.count) failed")
-        #expect(servers.allSatisfy { $0.requestCount(forPath: "/generated") == 6 })
+        #expect(servers.allSatisfy { $0.requestCount(forPath: "/generated") == 12 })
     }
 }

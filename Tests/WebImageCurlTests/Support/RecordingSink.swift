@@ -16,6 +16,8 @@ final class RecordingSink: CurlTransferSink {
         /// When the first completion came, on the engine's thread: timing measured there does not include the
         /// test's own wait to be scheduled again.
         var completedAt: ContinuousClock.Instant?
+        /// When the last body chunk came, on the engine's thread.
+        var lastChunkAt: ContinuousClock.Instant?
     }
 
     let name: String
@@ -36,7 +38,9 @@ final class RecordingSink: CurlTransferSink {
     }
 
     func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {
+        let now = ContinuousClock.now
         events.withLock { events in
+            events.lastChunkAt = now
             if !events.completions.isEmpty { events.eventsAfterCompletion += 1 }
             events.chunkBytes += Int64(chunk.count)
             events.lastProgress = (bytesSoFar, expected)
