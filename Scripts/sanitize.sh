@@ -26,7 +26,7 @@ if [[ $sanitizer == address ]]; then
   # printed: it would land in the tool's standard error, which its tests read.
   export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/Scripts/lsan-suppressions.txt:print_suppressions=0}"
 else
-  filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|BoundedExecutor|CompletionLatch|ImageDownloaderDataTests|AnimatedImage')
+  filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|DiskCache|MemoryCache|BoundedExecutor|CompletionLatch|DeliveryBatch|AnimatedImage|Curl|ImageDownloader|DownloadCaller|SharedDownload|ProgressiveDownload')
   build=(--sanitize=thread -Xswiftc -DWEBIMAGE_THREAD_SANITIZER --scratch-path .build-tsan)
   # Stop at the first report, with both stacks, and fail the run.
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
