@@ -1,6 +1,7 @@
 /// What a decoder produces: first frame or all, the size (thumbnail, scale-down limit), the limits it enforces.
 ///
-/// The defaults decode every frame at full size, upright, and refuse images over 100 megapixels.
+/// The defaults decode every frame at full size, upright, and refuse images over 100 megapixels and decodes that
+/// would hold more than 512 MiB.
 ///
 /// ```swift
 /// var options = ImageDecodeOptions()
@@ -14,6 +15,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     public static let defaultScaleDownLimitBytes = 62_914_560
     /// The frame limit used unless a caller sets another.
     public static let defaultMaxFrameCount = 10_000
+    /// The decode memory budget used unless a caller sets another: 512 MiB.
+    public static let defaultMaxDecodeMemory = 512 << 20
     /// How many times ``maxPixelCount`` a reduced decode may read: a thumbnail of a source up to 16 times the
     /// pixel limit (1.6 gigapixels by default) is made, a larger one refused, so that a few compressed bytes
     /// cannot keep a thread busy for minutes.
@@ -40,6 +43,26 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The most frames an animated decode may produce; an animation with more is refused with `imageTooLarge`
     /// before any frame is decoded. A first-frame decode is always allowed. 0 or less means no limit.
     public var maxFrameCount: Int = ImageDecodeOptions.defaultMaxFrameCount
+    /// The most memory, in bytes, one decode may hold at once, estimated from the headers before anything is
+    /// allocated (see ``DecodeMemoryEstimate``): the output, the scratch buffers, and what the C library keeps
+    /// besides the pixels, which the pixel limit does not see: libjpeg holds every coefficient of a progressive
+    /// JPEG (2 bytes a sample, 3 bytes a pixel in 4:2:0 colour, 8 in CMYK), libwebp a whole 32-bit image for a
+    /// lossless WebP, an animation a canvas at full size (and a copy of it for frames disposed to the previous
+    /// state). A decode over it is refused with `imageTooLarge`, whose message gives the estimate and the budget.
+    ///
+    /// Every decode checks it: still images, thumbnails, progressive decoders (which give no partial images
+    /// when those would not fit beside the final decode), and animation frame sources (for what they hold while
+    /// they hand out one frame). 0 or less means no budget.
+    ///
+    /// The default, ``defaultMaxDecodeMemory`` (512 MiB), decodes any still PNG, GIF, upright baseline JPEG or
+    /// opaque lossy WebP within the default pixel limit at full size (100 megapixels of output are 381 MiB); at
+    /// full size it takes a progressive 4:2:0 JPEG up to about 75 megapixels, a JPEG turned for its EXIF
+    /// orientation (from a scratch copy) or a lossless WebP up to about 65, a WebP with alpha up to about 59.
+    /// Thumbnails of still images within the pixel limit all fit, but for progressive JPEGs with full-resolution
+    /// colour: their coefficients alone take 6 bytes a pixel (4:4:4, up to about 89 megapixels) or 8 (CMYK, up
+    /// to about 67). So it refuses the files whose few kilobytes would make a decoder take a gigabyte, such as a
+    /// progressive CMYK JPEG of 10000 x 10000 pixels (763 MiB of coefficients, thumbnail or not).
+    public var maxDecodeMemory: Int = ImageDecodeOptions.defaultMaxDecodeMemory
     /// Keep the pixels as stored and report the EXIF orientation in ``Image/orientation``, instead of turning
     /// them upright.
     public var keepsOriginalOrientation: Bool = false
@@ -65,7 +88,8 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         maxFrameCount: Int = ImageDecodeOptions.defaultMaxFrameCount,
         keepsOriginalOrientation: Bool = false,
         framesOnDemand: Bool = false,
-        preloadsAllFrames: Bool = false
+        preloadsAllFrames: Bool = false,
+        maxDecodeMemory: Int = ImageDecodeOptions.defaultMaxDecodeMemory
     ) {
         self.firstFrameOnly = firstFrameOnly
         self.scaleFactor = scaleFactor
@@ -77,6 +101,7 @@ public struct ImageDecodeOptions: Sendable, Hashable {
         self.keepsOriginalOrientation = keepsOriginalOrientation
         self.framesOnDemand = framesOnDemand
         self.preloadsAllFrames = preloadsAllFrames
+        self.maxDecodeMemory = maxDecodeMemory
     }
 
     /// Whether the caller asked for a reduced decode (a thumbnail size or a scale-down limit).
