@@ -3,7 +3,9 @@ extension JPEGCoder {
     ///
     /// Memory: the final pixel buffer, plus, only when a resample or a turn is needed, the DCT-scaled decode in
     /// a pooled scratch buffer (and the resampled image in a second one when both are needed). CMYK is
-    /// converted in place, in whichever buffer libjpeg wrote.
+    /// converted in place, in whichever buffer libjpeg wrote. libjpeg adds its row buffers, and the whole
+    /// image's coefficients for a progressive or multi-scan file; the plan checks the sum against the decode
+    /// memory budget before any of it is allocated.
     func decodeImage(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let scan = try JPEGMarkerScan(bytes, extent: .wholeImage)
         guard scan.reachesEndOfImage else {
@@ -16,6 +18,7 @@ extension JPEGCoder {
             let plan = try JPEGDecodePlan(
                 storedSize: header.size,
                 orientation: orientation,
+                frame: scan.frameHeader(size: header.size, componentCount: header.isCMYK ? 4 : 3),
                 needsWholeImageCoefficients: scan.needsWholeImageCoefficients,
                 options: options
             )

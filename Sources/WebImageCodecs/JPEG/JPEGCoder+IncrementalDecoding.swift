@@ -23,8 +23,9 @@ extension JPEGCoder: ProgressiveImageCoding {
     /// gives a whole frame after each complete scan, sharper each time; a baseline file gives its rows from the
     /// top, with the rows below transparent. Partial images have the size and orientation of the final image
     /// (thumbnail, scale-down limit and EXIF orientation applied) and are marked ``Image/isIncremental``. Once the
-    /// data is finished the image is ``decode(_:options:)``'s, pixel for pixel. CMYK and YCCK files, and images
-    /// over the pixel limit, give no partial images.
+    /// data is finished the image is ``decode(_:options:)``'s, pixel for pixel. CMYK and YCCK files, images
+    /// over the pixel limit, and images whose partial decode would not fit in the decode memory budget beside
+    /// the final one-shot decode (``JPEGIncrementalDecoder`` says what counts) give no partial images.
     ///
     /// The decoder is thread-safe, but one download's updates must come in order and must not overlap.
     /// Releasing it at any point frees libjpeg's state.

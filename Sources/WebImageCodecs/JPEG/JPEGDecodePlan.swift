@@ -8,6 +8,9 @@
 ///    file the stored size too: libjpeg then holds the whole image's coefficients whatever the scaling);
 /// 3. when the two differ, ``PixelResampler`` finishes the reduction;
 /// 4. last, the small image is turned upright for its EXIF orientation (unless the caller keeps it).
+///
+/// The plan also estimates the decode's peak memory (``memory``) and checks it against the decode memory budget
+/// before anything is allocated.
 struct JPEGDecodePlan: Sendable, Hashable {
     /// The size of the stored pixels, from the frame header.
     let storedSize: PixelSize
@@ -22,17 +25,29 @@ struct JPEGDecodePlan: Sendable, Hashable {
     let scaledSize: PixelSize
     /// The size after resampling, stored orientation.
     let outputSize: PixelSize
+    /// The bytes of the whole image's coefficients libjpeg keeps (0 when it decodes in one pass).
+    let coefficientBytes: Int
+    /// The bytes of libjpeg's row buffers.
+    let rowBufferBytes: Int
+    /// The peak memory of the one-shot decode: libjpeg's (its coefficients, its row buffers) and the coder's
+    /// (the output and the scratch buffers of the resampling and turning).
+    let memory: DecodeMemoryEstimate
 
     /// Works out the decode of an image of `storedSize` pixels with EXIF `orientation`.
     ///
-    /// - Parameter needsWholeImageCoefficients: Whether libjpeg will buffer the whole image's coefficients (a
-    ///   progressive or multi-scan file).
+    /// - Parameters:
+    ///   - frame: The frame header (its components' sampling), for the memory estimate; without one, three
+    ///     components at full resolution.
+    ///   - needsWholeImageCoefficients: Whether libjpeg will buffer the whole image's coefficients (a
+    ///     progressive or multi-scan file).
     /// - Throws: `imageTooLarge` when the decoded size is over the pixel limit without a reduction, when even
-    ///   the DCT-scaled intermediate of a reduced decode is over it, or when the stored size is over it and
-    ///   libjpeg would buffer the whole image's coefficients.
+    ///   the DCT-scaled intermediate of a reduced decode is over it, when the stored size is over it and
+    ///   libjpeg would buffer the whole image's coefficients, or when the memory estimate is over the decode
+    ///   memory budget.
     init(
         storedSize: PixelSize,
         orientation: ImageOrientation,
+        frame: JPEGFrameHeader? = nil,
         needsWholeImageCoefficients: Bool = false,
         options: ImageDecodeOptions
     ) throws(WebImageError) {
@@ -50,6 +65,23 @@ struct JPEGDecodePlan: Sendable, Hashable {
                 "JPEG: a progressive or multi-scan image of \(storedSize) pixels is over the limit of \(options.maxPixelCount) pixels even reduced, since libjpeg holds its whole coefficients"
             )
         }
+        let header = frame ?? JPEGFrameHeader(size: storedSize, componentCount: 3, isProgressive: needsWholeImageCoefficients)
+        coefficientBytes = needsWholeImageCoefficients ? header.coefficientBytes(for: storedSize) : 0
+        rowBufferBytes = header.rowBufferBytes(outputWidth: scaledSize.width, outputHeight: scaledSize.height)
+        var memory = DecodeMemoryEstimate()
+        memory.add("whole-image coefficients", bytes: coefficientBytes)
+        memory.add("libjpeg's row buffers", bytes: rowBufferBytes)
+        let turnedSize = turnsUpright ? orientation.uprightSize(of: outputSize) : outputSize
+        memory.add("output", pixels: turnedSize)
+        if scaledSize != outputSize || turnsUpright {
+            memory.add("scratch", pixels: scaledSize)
+        }
+        if scaledSize != outputSize, turnsUpright {
+            memory.add("scratch", pixels: outputSize)
+        }
+        memory.addResampler(from: scaledSize, to: outputSize)
+        self.memory = memory
+        try options.checkDecodeMemory(memory, format: .jpeg)
     }
 
     /// The size of the decoded image: the output size, turned upright when the decode turns it.

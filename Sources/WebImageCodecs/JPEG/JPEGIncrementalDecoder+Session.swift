@@ -105,12 +105,15 @@ extension JPEGIncrementalDecoder {
         /// - Throws: `imageTooLarge` over the pixel limit; `badImageData` when libjpeg disagrees with the plan.
         private func start(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) {
             let scan = try JPEGMarkerScan(bytes, extent: .header)
+            let storedSize = PixelSize(width: Int(progress.width), height: Int(progress.height))
             let plan = try JPEGDecodePlan(
-                storedSize: PixelSize(width: Int(progress.width), height: Int(progress.height)),
+                storedSize: storedSize,
                 orientation: scan.orientation(in: bytes),
+                frame: scan.frameHeader(size: storedSize, componentCount: 3),
                 needsWholeImageCoefficients: progress.has_multiple_scans != 0,
                 options: options
             )
+            try options.checkDecodeMemory(Self.memory(of: plan), format: .jpeg)
             let status = Self.withMessage { text, capacity in
                 webimage_jpeg_decoder_set_scale(
                     handle,
@@ -223,6 +226,19 @@ extension JPEGIncrementalDecoder {
             return final
         }
 
+        /// What a progressive decode holds at its peak, when the finished data is decoded in one shot beside the
+        /// session: libjpeg's state (the coefficients and row buffers the one-shot decode needs too), the canvas,
+        /// the last partial image, and the one-shot decode itself.
+        static func memory(of plan: JPEGDecodePlan) -> DecodeMemoryEstimate {
+            var memory = DecodeMemoryEstimate()
+            memory.add("partial images' coefficients", bytes: plan.coefficientBytes)
+            memory.add("partial images' row buffers", bytes: plan.rowBufferBytes)
+            memory.add("partial images' canvas", pixels: plan.scaledSize)
+            memory.add("last partial image", pixels: plan.finalSize)
+            memory.add(plan.memory)
+            return memory
+        }
+
         /// The widest or tallest stored image the shim reads a header for: JPEG's own 65500, or less when even
         /// the smallest DCT scale (1/8) of a longer side would be over the pixel limit, which the plan refuses.
         private static func maxSide(_ options: ImageDecodeOptions) -> UInt32 {
@@ -231,13 +247,13 @@ extension JPEGIncrementalDecoder {
             return UInt32(options.maxPixelCount * 8)
         }
 
-        /// The most memory libjpeg may take for a progressive file's coefficients (at most 6 bytes a stored
-        /// pixel, within the pixel limit the plan checks first), with room for its other buffers; no bound
-        /// without a pixel limit.
+        /// The most memory libjpeg may take for its whole-image buffers, a bound behind the plan's estimate: the
+        /// decode memory budget, or with none, room for a CMYK file's coefficients (8 bytes a stored pixel)
+        /// within the pixel limit, with room for its other buffers; no bound without either.
         private static func maxMemory(_ options: ImageDecodeOptions) -> Int {
+            if options.maxDecodeMemory > 0 { return options.maxDecodeMemory }
             guard options.maxPixelCount > 0 else { return 0 }
-            let (coefficients, overflow) = options.maxPixelCount.multipliedReportingOverflow(by: 8)
-            return overflow ? Int.max : coefficients.addingReportingOverflow(64 << 20).partialValue
+            return DecodeMemoryEstimate.sum(DecodeMemoryEstimate.product(options.maxPixelCount, 8), 64 << 20)
         }
     }
 }

@@ -23,9 +23,11 @@ import WebImageCore
 /// ``JPEGCoder/decode(_:options:)``'s. When that decode fails (a file cut short, damaged data), libjpeg finishes
 /// the partial decode instead (the missing part grey, as libjpeg shows it) and that partial image stays.
 ///
-/// No partial images: for CMYK and YCCK files, and for images over the pixel limit (checked from the header,
-/// before any pixel memory is allocated, as the one-shot decode checks it); only the finished data can then give
-/// an image. Damaged data stops the partial images where they are: the last one stays.
+/// No partial images: for CMYK and YCCK files, for images over the pixel limit, and for images whose partial
+/// decode would not fit in the decode memory budget (``ImageDecodeOptions/maxDecodeMemory``) beside the one-shot
+/// decode of the finished data, which runs while the session still holds libjpeg's state, its canvas and the last
+/// partial image (all checked from the header, before any pixel memory is allocated); only the finished data can
+/// then give an image. Damaged data stops the partial images where they are: the last one stays.
 ///
 /// Calls may come from any thread but must not overlap (``IncrementalImageDecoding``'s contract). The lock only
 /// hands the state from one call to the next: decoding and copying run outside it. libjpeg's state is freed

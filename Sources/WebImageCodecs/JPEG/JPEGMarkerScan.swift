@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// What the coder needs from a JPEG's marker structure, found by walking its segments without decoding: the
-/// EXIF block, whether an Adobe APP14 segment is present, and whether the data reaches the end-of-image marker.
+/// EXIF block, whether an Adobe APP14 segment is present, the frame header and the first scan's components (for
+/// the memory libjpeg will take), and whether the data reaches the end-of-image marker.
 ///
 /// The walk follows libjpeg's reading: segments are skipped by their length; bytes where a marker should be are
 /// skipped up to the next `FF`; after a start-of-scan segment, the entropy-coded data runs to the first `FF`
@@ -32,11 +33,26 @@ struct JPEGMarkerScan {
     private(set) var isProgressive = false
     /// The start-of-scan segments met (all of them only with ``Extent/wholeImage``).
     private(set) var scanCount = 0
+    /// The first start-of-frame segment, when it was whole.
+    private(set) var frame: JPEGFrameHeader?
+    /// The number of components in the first scan.
+    private(set) var firstScanComponentCount: Int?
 
-    /// Whether libjpeg will keep the coefficients of the whole image while decoding: for a progressive or
-    /// multi-scan file it allocates about 2 bytes per stored pixel and component at the start, whatever the
-    /// DCT scaling, so the stored size is what the pixel limit must allow.
-    var needsWholeImageCoefficients: Bool { isProgressive || scanCount > 1 }
+    /// Whether libjpeg will keep the coefficients of the whole image while decoding, by its own rule
+    /// (`has_multiple_scans`): the file is progressive, or its first scan does not hold every component. It then
+    /// allocates 2 bytes per stored sample at the start, whatever the DCT scaling (see ``JPEGFrameHeader``), so
+    /// the stored size is what the pixel limit must allow.
+    var needsWholeImageCoefficients: Bool {
+        if isProgressive { return true }
+        guard let frame, let firstScanComponentCount else { return scanCount > 1 }
+        return firstScanComponentCount < frame.components.count
+    }
+
+    /// The frame header, or one that assumes the most memory for the size TurboJPEG read when the segment was not
+    /// read (`componentCount` components at full resolution).
+    func frameHeader(size: PixelSize, componentCount: Int) -> JPEGFrameHeader {
+        frame ?? JPEGFrameHeader(size: size, componentCount: componentCount, isProgressive: isProgressive)
+    }
 
     /// Walks the segments of `bytes`.
     ///
@@ -82,6 +98,12 @@ struct JPEGMarkerScan {
             let payload = (i + 2)..<end
             if marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE {
                 isProgressive = true
+            }
+            if frame == nil, JPEGFrameHeader.isStartOfFrame(marker) {
+                frame = JPEGFrameHeader(marker: marker, payload: UnsafeRawBufferPointer(rebasing: bytes[payload]))
+            }
+            if marker == 0xDA, firstScanComponentCount == nil, !payload.isEmpty {
+                firstScanComponentCount = Int(bytes[payload.lowerBound])
             }
             if marker == 0xE1, exif == nil, JPEGMarkerScan.starts(bytes, payload, with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {
                 exif = (payload.lowerBound + 6)..<end
