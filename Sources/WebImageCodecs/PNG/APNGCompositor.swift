@@ -6,9 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// Plays an APNG frame by frame onto an ``AnimationCanvas``: each frame is rebuilt as a standalone PNG,
-/// decoded with libpng's simplified API into a scratch buffer, drawn with its blend operation, captured at the
-/// target size, then disposed of as its frame control says.
+/// Plays an APNG frame by frame onto an ``AnimationCanvas``: each frame is rebuilt as a standalone PNG, read by
+/// libpng row by row and drawn with its blend operation (an interlaced file's frames are decoded whole into a
+/// scratch buffer first), captured at the target size, then disposed of as its frame control says.
 ///
 /// Not thread-safe: one compositor serves one decode, or one provider behind its lock.
 final class APNGCompositor {
@@ -71,12 +71,22 @@ final class APNGCompositor {
         return shown
     }
 
-    /// Decodes `frame` into a scratch buffer and draws it row by row.
+    /// Decodes `frame` and draws it row by row: each row straight onto the canvas as libpng reads it, or for an
+    /// interlaced file (whose passes need the whole frame) through a scratch buffer of the frame's size.
+    ///
+    /// A frame whose data is damaged may leave its first rows drawn; the caller then gives up the canvas.
     private func draw(_ frame: APNGFrame, bytes: UnsafeRawBufferPointer) throws(WebImageError) {
         let size = frame.size
         let rowBytes = size.width * 4
         let canvas = self.canvas
+        let isInterlaced = animation.header.isInterlaced
         try writer.withStandalonePNG(of: frame, in: animation, bytes: bytes) { png throws(WebImageError) in
+            if !isInterlaced {
+                try PNGRowStream.forEachRow(of: png, size: size) { row, y in
+                    canvas.drawRow(row.assumingMemoryBound(to: UInt32.self), y: y, of: frame.rect, blend: frame.blend)
+                }
+                return
+            }
             try ScratchBufferPool.shared.withBuffer(byteCount: rowBytes * size.height) { scratch throws(WebImageError) in
                 guard let base = scratch.baseAddress else { return }
                 try LibPNG.decodeRGBA(png, size: size, into: base)

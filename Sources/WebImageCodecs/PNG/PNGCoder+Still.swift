@@ -5,11 +5,16 @@ extension PNGCoder {
     private enum StillPlan {
         /// The image was decoded, at full size or reduced through a scratch buffer.
         case decoded(Image)
-        /// The source is over the pixel limit and must be streamed row by row into a reduced buffer.
+        /// A reduced decode of a non-interlaced image: streamed row by row into a reduced buffer.
         case stream(source: PixelSize, target: PixelSize, hasAlpha: Bool)
     }
 
     /// Decodes the image data of a PNG (the default image of an APNG) as one still image.
+    ///
+    /// At full size libpng writes straight into the image's buffer. Reduced, a non-interlaced image is streamed
+    /// row by row into the resampler, so no full-size buffer exists whatever its size (up to
+    /// ``ImageDecodeOptions/reducedSourceFactor`` times the pixel limit); an interlaced one, whose passes need
+    /// the whole image, is decoded into a reused scratch buffer, which the pixel limit must allow.
     func decodeStill(
         _ bytes: UnsafeRawBufferPointer,
         header: PNGHeader,
@@ -20,16 +25,18 @@ extension PNGCoder {
             let hasAlpha = image.hasAlpha
             // Checks the pixel limit against the result before anything is allocated.
             let target = try options.targetSize(for: size, format: .png)
+            if target != size, !header.isInterlaced {
+                return .stream(source: size, target: target, hasAlpha: hasAlpha)
+            }
+            if target != size, options.maxPixelCount > 0, size.pixelCount > options.maxPixelCount {
+                throw PNGRowStream.interlacedTooLarge(size)
+            }
+            let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
             if target == size {
-                let pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height)
                 try LibPNG.finishReadingRGBA(&image, into: pixels.mutableBaseAddress, bytesPerRow: pixels.bytesPerRow)
                 return .decoded(still(pixels, hasAlpha: hasAlpha, options: options))
             }
-            guard options.maxPixelCount <= 0 || size.pixelCount <= options.maxPixelCount else {
-                return .stream(source: size, target: target, hasAlpha: hasAlpha)
-            }
-            // Within the limit: decode whole into a reused scratch buffer, then resample into the result.
-            let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
+            // Interlaced: decode whole into a reused scratch buffer, then resample into the result.
             let (rowBytes, o1) = size.width.multipliedReportingOverflow(by: 4)
             let (byteCount, o2) = rowBytes.multipliedReportingOverflow(by: size.height)
             guard !o1, !o2 else { throw .imageTooLarge(.png, size: size, limit: options.maxPixelCount) }
@@ -53,8 +60,7 @@ extension PNGCoder {
         case .decoded(let image):
             return image
         case .stream(let source, let target, let hasAlpha):
-            // Over the pixel limit with a reduction asked for: never hold the source whole.
-            guard !header.isInterlaced else { throw PNGRowStream.interlacedTooLarge(source) }
+            // libpng's simplified reader is released first: the stream runs its own.
             let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
             try PNGRowStream.decode(bytes, size: source, hasAlpha: hasAlpha, into: pixels)
             return still(pixels, hasAlpha: hasAlpha, options: options)

@@ -16,10 +16,11 @@ import Foundation
 /// ```
 ///
 /// - Decoding reads every colour type and bit depth, interlaced or not, into 8-bit sRGB RGBA; 16-bit files that
-///   carry no gamma information are taken as sRGB. The pixel limit is checked from the header before any pixels
-///   are allocated. A thumbnail or scale-down of an image within the pixel limit is decoded whole into a reused
-///   scratch buffer and resampled; an image over the limit is streamed row by row into the resampler, so no
-///   full-size buffer exists (interlaced images over the limit are refused with `imageTooLarge`).
+///   carry no gamma information are taken as sRGB. The pixel limit is checked from the header before any
+///   pixels are allocated. A thumbnail or scale-down is streamed row by row into
+///   the resampler, so no full-size buffer exists, whatever the source's size; an interlaced image, whose
+///   passes need the whole image, is decoded into a reused scratch buffer and resampled (refused with
+///   `imageTooLarge` over the pixel limit).
 /// - APNG animations are composited frame by frame; ``makeAnimatedImageProvider(for:options:)`` decodes
 ///   frames on demand.
 /// - Encoding writes 8-bit RGBA for images with alpha and 8-bit RGB for opaque ones; an animation becomes an

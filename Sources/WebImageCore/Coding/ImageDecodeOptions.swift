@@ -29,8 +29,9 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// With a thumbnail size: fit inside it keeping the aspect ratio (true), or stretch to it (false).
     public var preserveAspectRatio: Bool = true
     /// Decode to at most this size (never larger than the image). JPEG uses DCT scaling and WebP libwebp's scaled
-    /// decoding; PNG and GIF decode sources within the pixel limit whole into a reused scratch buffer and larger
-    /// ones row by row, so large sources are decoded reduced without a full-size buffer.
+    /// decoding; PNG and GIF stream the rows of a still image into the resampler (an interlaced one is decoded
+    /// whole into a reused scratch buffer first, within the pixel limit), so large sources are decoded reduced
+    /// without a full-size buffer. Animations are composited at full size, then reduced frame by frame.
     public var thumbnailPixelSize: PixelSize?
     /// Decode to at most this many bytes of pixels (4 a pixel, over all frames), with SDWebImage's algorithm;
     /// 0 means ``defaultScaleDownLimitBytes``; nil means no limit.
