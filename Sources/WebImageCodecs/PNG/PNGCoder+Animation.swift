@@ -17,7 +17,8 @@ extension PNGCoder {
     /// - Returns: A thread-safe provider; asking for frames in order is cheapest, going back replays from
     ///   frame 0.
     /// - Throws: `badImageData` when the file or its animation structure is damaged, `imageTooLarge` when the
-    ///   canvas or a frame is over the pixel limit.
+    ///   canvas or a frame is over the pixel limit, or what the provider holds (the canvas, its copy for frames
+    ///   disposed to the previous state, two frames) is over the decode memory budget.
     public func makeAnimatedImageProvider(
         for data: Data,
         options: ImageDecodeOptions
@@ -33,6 +34,8 @@ extension PNGCoder {
         }
         let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
         let target = try options.frameSize(forCanvas: animation.canvasSize, frameCount: frameCount, format: .png)
+        // The provider keeps the frame it handed out last while it makes the next.
+        try options.checkDecodeMemory(PNGMemoryEstimate.animation(animation, target: target, keptFrames: 2), format: .png)
         return APNGImageProvider(
             data: data,
             compositor: try APNGCompositor(animation: animation, targetSize: target),
@@ -55,6 +58,10 @@ extension PNGCoder {
         // The pixel budget covers every frame of the result, and the full-size canvas must fit too.
         let target = try options.targetSize(for: animation.canvasSize, frameCount: frameCount, format: .png)
         try options.checkPixelLimit(animation.canvasSize, format: .png)
+        try options.checkDecodeMemory(
+            PNGMemoryEstimate.animation(animation, target: target, keptFrames: frameCount),
+            format: .png
+        )
 
         let compositor = try APNGCompositor(animation: animation, targetSize: target)
         var frames: [ImageFrame] = []

@@ -27,7 +27,9 @@ extension PNGCoder: ProgressiveImageCoding {
     /// the grid it stands for, as browsers show it. Partial images have the size ``decode(_:options:)`` gives
     /// with `options` (thumbnail, scale-down limit), resampled from the canvas. An APNG shows its default
     /// image's rows while it arrives when that image is the first frame, nothing when it is hidden; the finished
-    /// image is the whole animation. A canvas over ``ImageDecodeOptions/maxPixelCount`` gives no partial images.
+    /// image is the whole animation. A canvas over ``ImageDecodeOptions/maxPixelCount``, or a canvas and partial
+    /// image that would not fit in ``ImageDecodeOptions/maxDecodeMemory`` beside the final decode, gives no
+    /// partial images.
     ///
     /// When the data is finished, the image is exactly the one ``decode(_:options:)`` gives; when that fails
     /// because the data was cut short, the last partial image stays.

@@ -14,7 +14,8 @@ extension PNGCoder {
     /// At full size libpng writes straight into the image's buffer. Reduced, a non-interlaced image is streamed
     /// row by row into the resampler, so no full-size buffer exists whatever its size (up to
     /// ``ImageDecodeOptions/reducedSourceFactor`` times the pixel limit); an interlaced one, whose passes need
-    /// the whole image, is decoded into a reused scratch buffer, which the pixel limit must allow.
+    /// the whole image, is decoded into a reused scratch buffer, which the pixel limit must allow. The memory of
+    /// the chosen way is checked against the decode memory budget before anything is allocated.
     func decodeStill(
         _ bytes: UnsafeRawBufferPointer,
         header: PNGHeader,
@@ -31,6 +32,10 @@ extension PNGCoder {
             if target != size, options.maxPixelCount > 0, size.pixelCount > options.maxPixelCount {
                 throw PNGRowStream.interlacedTooLarge(size)
             }
+            try options.checkDecodeMemory(
+                PNGMemoryEstimate.still(size: size, target: target, isInterlaced: header.isInterlaced),
+                format: .png
+            )
             let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
             if target == size {
                 try LibPNG.finishReadingRGBA(&image, into: pixels.mutableBaseAddress, bytesPerRow: pixels.bytesPerRow)
@@ -61,6 +66,10 @@ extension PNGCoder {
             return image
         case .stream(let source, let target, let hasAlpha):
             // libpng's simplified reader is released first: the stream runs its own.
+            try options.checkDecodeMemory(
+                PNGMemoryEstimate.still(size: source, target: target, isInterlaced: false),
+                format: .png
+            )
             let pixels = try PixelBuffer(uninitializedWidth: target.width, height: target.height)
             try PNGRowStream.decode(bytes, size: source, hasAlpha: hasAlpha, into: pixels)
             return still(pixels, hasAlpha: hasAlpha, options: options)

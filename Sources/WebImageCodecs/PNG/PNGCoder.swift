@@ -16,8 +16,8 @@ import Foundation
 /// ```
 ///
 /// - Decoding reads every colour type and bit depth, interlaced or not, into 8-bit sRGB RGBA; 16-bit files that
-///   carry no gamma information are taken as sRGB. The pixel limit is checked from the header before any
-///   pixels are allocated. A thumbnail or scale-down is streamed row by row into
+///   carry no gamma information are taken as sRGB. The pixel limit and the decode memory budget are checked
+///   from the header before any pixels are allocated. A thumbnail or scale-down is streamed row by row into
 ///   the resampler, so no full-size buffer exists, whatever the source's size; an interlaced image, whose
 ///   passes need the whole image, is decoded into a reused scratch buffer and resampled (refused with
 ///   `imageTooLarge` over the pixel limit).
@@ -50,7 +50,9 @@ public struct PNGCoder: ImageCoding, AnimatedImageCoding {
     /// - Returns: An image of format `.png`; an animation has one frame per APNG frame, each the full canvas.
     /// - Throws: `badImageData` with libpng's or the parser's message for damaged, truncated (no `IEND`) or
     ///   empty data; `imageTooLarge` when the result, or a full-size intermediate that cannot be avoided, is
-    ///   over ``ImageDecodeOptions/maxPixelCount`` (an interlaced source over the limit cannot be streamed).
+    ///   over ``ImageDecodeOptions/maxPixelCount`` (an interlaced source over the limit cannot be streamed), or
+    ///   when the decode's memory is over ``ImageDecodeOptions/maxDecodeMemory``: an APNG holds its canvas (and
+    ///   a copy of it for frames disposed to the previous state) and every frame.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         try data.withBytes { bytes throws(WebImageError) in
             let header = try PNGHeader(parsing: bytes)

@@ -22,7 +22,9 @@ import WebImageCore
 /// When the data is finished the image is ``PNGCoder/decode(_:options:)``'s, so its pixels equal a one-shot
 /// decode's. When that decode fails (data cut short), the last partial image stays available, unless libpng had
 /// already found the data malformed, which makes ``currentImage()`` nil. A source whose canvas is over the pixel
-/// limit gets no partial images; it is decoded whole (or reduced row by row) when the data is finished.
+/// limit, or whose session (the canvas and the last partial image) would not fit in the decode memory budget
+/// beside the one-shot decode of the finished data, gets no partial images; it is decoded whole (or reduced row
+/// by row) when the data is finished.
 ///
 /// Run by ``PhasedIncrementalDecoder``, which keeps the phases and the one-shot decode at the end; libpng's state
 /// is freed exactly once, when the session holding it is released.
@@ -51,6 +53,20 @@ struct PNGIncrementalFormat: IncrementalDecodingFormat {
         let target = try options.targetSize(for: size, frameCount: layout.animation?.frameCount ?? 1, format: .png)
         // The canvas is full size: over the pixel limit, no partial images (the final decode may stream).
         if options.maxPixelCount > 0, size.pixelCount > options.maxPixelCount { return .wholeAtEnd }
+        // The session is still held while the finished data is decoded in one shot: both must fit the budget.
+        var memory = PNGMemoryEstimate.progressiveSession(size: size, target: target)
+        if let animation = layout.animation {
+            let frames = options.firstFrameOnly ? 1 : animation.frameCount
+            memory.add(PNGMemoryEstimate.animation(
+                canvas: size,
+                target: target,
+                frameCount: frames,
+                isInterlaced: layout.header.isInterlaced
+            ))
+        } else {
+            memory.add(PNGMemoryEstimate.still(size: size, target: target, isInterlaced: layout.header.isInterlaced))
+        }
+        guard options.allowsDecodeMemory(memory) else { return .wholeAtEnd }
         return .partials(try Session(header: layout.header, targetSize: target))
     }
 }
