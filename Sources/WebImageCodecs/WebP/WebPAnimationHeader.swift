@@ -18,6 +18,8 @@ struct WebPAnimationHeader {
     var hasAlpha: Bool
     /// The durations of the frames read, as stored, in milliseconds.
     var durations: [Int]
+    /// What libwebp holds to decode the most demanding of the frames read (see ``WebPMemoryEstimate``).
+    var largestFrameDecoder = DecodeMemoryEstimate()
 
     /// Parses the container of a complete file.
     ///
@@ -68,11 +70,25 @@ struct WebPAnimationHeader {
                 || Int(iterator.width) != width || Int(iterator.height) != height {
                 coversCanvas = false
             }
+            let decoder = WebPAnimationHeader.decoderMemory(of: iterator)
+            if decoder.totalBytes > largestFrameDecoder.totalBytes { largestFrameDecoder = decoder }
         } while durations.count < wanted && WebPDemuxNextFrame(&iterator) != 0
         guard durations.count == wanted else {
             throw WebPLibrary.failure(.malformed("frame \(durations.count + 1) is missing"), while: action)
         }
         self.durations = durations
         hasAlpha = flags & cwebp_alpha_flag != 0 || !coversCanvas
+    }
+
+    /// What libwebp holds to decode the frame `iterator` is on, from its bitstream's header (a frame whose header
+    /// cannot be read counts as lossless, the most demanding).
+    private static func decoderMemory(of iterator: WebPIterator) -> DecodeMemoryEstimate {
+        let size = PixelSize(width: Int(iterator.width), height: Int(iterator.height))
+        var features = WebPBitstreamFeatures()
+        let status: VP8StatusCode = iterator.fragment.bytes.map { bytes in
+            WebPGetFeatures(bytes, iterator.fragment.size, &features)
+        } ?? VP8_STATUS_NOT_ENOUGH_DATA
+        let isLossless = status != VP8_STATUS_OK || features.format != 1
+        return WebPMemoryEstimate.decoder(size: size, isLossless: isLossless, hasAlpha: iterator.has_alpha != 0)
     }
 }

@@ -10,7 +10,9 @@ extension WebPCoder {
     /// Decodes an animation with libwebp's animation decoder, which does the blending and disposal.
     ///
     /// The budget is checked from the container before any frame is decoded: the number of frames, the canvas
-    /// libwebp composites on, and the frames produced (target size x frames) must all be within the limits.
+    /// libwebp composites on, and the frames produced (target size x frames) must all be within the limits, and
+    /// libwebp's two canvases, its decoder for the largest frame, the file's copy and the frames within the
+    /// decode memory budget.
     func decodeAnimation(
         _ data: Data,
         bytes: UnsafeRawBufferPointer,
@@ -21,6 +23,10 @@ extension WebPCoder {
             plan = try animationPlan(canvas: canvas, frameCount: frameCount, options: options, holdsAllFrames: true)
             return plan.frames
         }
+        try options.checkDecodeMemory(
+            WebPMemoryEstimate.animation(header, target: plan.frameSize, keptFrames: plan.frames, fileByteCount: data.count),
+            format: .webp
+        )
         let decoder = try WebPAnimationDecoder(copying: data, header: header, targetSize: plan.frameSize)
 
         var frames: [ImageFrame] = []
@@ -49,8 +55,9 @@ extension WebPCoder {
     ///
     /// The frames have the size a full decode with `options` would give them (thumbnail, scale-down limit over
     /// all frames). The pixel limit applies to libwebp's canvas and to one frame, since the provider holds one
-    /// frame at a time; the frame limit (``ImageDecodeOptions/maxFrameCount``) applies as to a full decode. A still WebP gives a
-    /// provider of one frame.
+    /// frame at a time; the frame limit (``ImageDecodeOptions/maxFrameCount``) applies as to a full decode. The
+    /// decode memory budget applies to what the provider holds: libwebp's two canvases, its decoder for the
+    /// largest frame, the file's copy and two frames. A still WebP gives a provider of one frame.
     ///
     /// - Throws: `badImageData` for data that is not WebP or is malformed; `imageTooLarge` over the limits.
     public func makeAnimatedImageProvider(
@@ -67,6 +74,11 @@ extension WebPCoder {
                 return plan.frames
             }
         }
+        // The provider keeps the frame it handed out last while it makes the next.
+        try options.checkDecodeMemory(
+            WebPMemoryEstimate.animation(header, target: plan.frameSize, keptFrames: 2, fileByteCount: data.count),
+            format: .webp
+        )
         let decoder = try WebPAnimationDecoder(copying: data, header: header, targetSize: plan.frameSize)
         return WebPAnimatedImageProvider(data: data, decoder: decoder, frameCount: plan.frames)
     }

@@ -8,7 +8,7 @@ extension WebPCoder {
     /// allocated. A thumbnail or scale-down is done by libwebp's scaled decoding straight into the final buffer.
     /// An opaque lossy image is decoded row by row, so a source over the pixel limit decodes reduced when a
     /// reduction was asked for; lossless images and images with alpha make libwebp hold a full-size plane, so
-    /// their source size must be within the limit too.
+    /// their source size must be within the limit too, and that plane counts against the decode memory budget.
     func decodeStill(
         _ bytes: UnsafeRawBufferPointer,
         features: WebPFeatures,
@@ -31,11 +31,13 @@ extension WebPCoder {
     }
 
     /// The output size of a still image, after checking libwebp's full-size plane, if it needs one, against the
-    /// pixel limit.
+    /// pixel limit, and the decode's memory (see ``WebPMemoryEstimate``) against the decode memory budget.
     static func stillTargetSize(_ features: WebPFeatures, options: ImageDecodeOptions) throws(WebImageError) -> PixelSize {
         if features.needsFullSizePlane {
             try options.checkPixelLimit(features.size, format: .webp)
         }
-        return try options.targetSize(for: features.size, format: .webp)
+        let target = try options.targetSize(for: features.size, format: .webp)
+        try options.checkDecodeMemory(WebPMemoryEstimate.still(features, target: target), format: .webp)
+        return target
     }
 }

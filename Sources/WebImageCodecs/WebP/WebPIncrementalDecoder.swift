@@ -17,7 +17,9 @@ import WebImageCore
 /// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does.
 ///
 /// When the data is finished but the image is cut short, the last partial image stays available; malformed data
-/// or an image over the pixel limit makes ``currentImage()`` nil from then on.
+/// or an image over the pixel limit or the decode memory budget makes ``currentImage()`` nil from then on. A still
+/// image that fits the budget only without a partial image beside it gets no partial images, and is decoded
+/// whole once the data is finished.
 ///
 /// Calls may come from any thread but must not overlap (``IncrementalImageDecoding``'s contract). The lock only
 /// hands the state from one call to the next: decoding and copying run outside it. The libwebp decoder is
@@ -28,8 +30,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         case readingHeaders
         /// A still image being decoded.
         case decoding(WebPIncrementalSession)
-        /// An animation, decoded whole once the data is finished.
-        case awaitingAnimation
+        /// An animation, or a still image whose partial images would not fit in the decode memory budget:
+        /// decoded whole once the data is finished.
+        case wholeAtEnd
         /// The complete image.
         case finished(Image)
         /// Malformed data or over the limits.
@@ -86,7 +89,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
                 hasAlpha: true,
                 isIncremental: true
             )
-        case .readingHeaders, .awaitingAnimation, .failed, .busy:
+        case .readingHeaders, .wholeAtEnd, .failed, .busy:
             return nil
         }
     }
@@ -112,7 +115,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
                     hasAlpha: session.hasAlpha
                 ))
             }
-        case .awaitingAnimation:
+        case .wholeAtEnd:
             if isFinished {
                 state.phase = .finished(try coder.decode(data, options: options))
             }
@@ -133,10 +136,17 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             return
         }
         if features.isAnimated {
-            state.phase = .awaitingAnimation
+            state.phase = .wholeAtEnd
             return
         }
         let target = try WebPCoder.stillTargetSize(features, options: options)
+        // Partial images are copies of the buffer libwebp decodes into: one is kept beside it.
+        var memory = WebPMemoryEstimate.still(features, target: target)
+        memory.add("last partial image", pixels: target)
+        guard options.allowsDecodeMemory(memory) else {
+            state.phase = .wholeAtEnd
+            return
+        }
         state.phase = .decoding(try WebPIncrementalSession(features: features, targetSize: target))
         state.consumed = 0
     }
