@@ -225,6 +225,8 @@ func gifExpectError<R>(
         unlimited.maxPixelCount = 0
         gifExpectError(.imageTooLarge) { try coder.decode(data, options: unlimited) }   // the frame limit
         unlimited.maxFrameCount = 0
+        gifExpectError(.imageTooLarge) { try coder.decode(data, options: unlimited) }   // the memory budget
+        unlimited.maxDecodeMemory = 0
         gifExpectError(.badImageData) { try coder.decode(data, options: unlimited) }
     }
 

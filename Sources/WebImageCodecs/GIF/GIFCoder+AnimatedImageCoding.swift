@@ -15,7 +15,8 @@ extension GIFCoder {
     /// With ``ImageDecodeOptions/firstFrameOnly`` the source has one frame.
     ///
     /// - Throws: `badImageData` for empty, malformed or truncated data; `imageTooLarge` when the canvas or a
-    ///   frame is over the pixel limit.
+    ///   frame is over the pixel limit, or the canvas (with its copy for frames disposed to the previous canvas)
+    ///   and two frames are over the decode memory budget.
     public func makeAnimatedImageProvider(
         for data: Data,
         options: ImageDecodeOptions
@@ -26,6 +27,8 @@ extension GIFCoder {
         }
         try structure.checkFrameAreas(options)
         let target = try options.frameSize(forCanvas: structure.canvasSize, frameCount: structure.frameCount, format: .gif)
+        // The provider keeps the frame it handed out last while it makes the next.
+        try options.checkDecodeMemory(GIFMemoryEstimate.animation(structure, target: target, keptFrames: 2), format: .gif)
         return GIFAnimatedImageProvider(data: data, structure: structure, frameSize: target)
     }
 }

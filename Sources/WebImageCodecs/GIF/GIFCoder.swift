@@ -29,9 +29,11 @@ import WebImageCore
 ///   canvas, or a frame before the last clears its rectangle.
 /// - A file must end with its trailer: truncated data is `badImageData`, as is a frame with no colour table.
 ///
-/// Thumbnails and scale-down limits composite at the canvas size and resample each frame. A still GIF is
-/// decoded reduced row by row, without a full-size buffer, unless it is interlaced; one whose logical screen is
-/// over the pixel limit is decoded that way only when its frame covers the screen, and refused otherwise.
+/// Thumbnails and scale-down limits composite at the canvas size and resample each frame: an animation always
+/// holds a full-size canvas (and a copy of it when a frame is disposed to the previous canvas), which the decode
+/// memory budget must allow. A still GIF is decoded reduced row by row, without a full-size buffer, unless it
+/// is interlaced; one whose logical screen is over the pixel limit is decoded that way only when its frame
+/// covers the screen, and refused otherwise.
 ///
 /// Thread-safe: the coder is a stateless value; every call works on its own state. Calls are synchronous and
 /// cannot be cancelled once started.
@@ -54,7 +56,8 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
     ///   duration and the loop count.
     /// - Throws: `badImageData` for empty, malformed or truncated data; `imageTooLarge` when the frames, the
     ///   canvas or a frame larger than the canvas are over ``ImageDecodeOptions/maxPixelCount`` (every frame
-    ///   counts as at least 64 pixels, for what it costs beyond its pixels).
+    ///   counts as at least 64 pixels, for what it costs beyond its pixels), or when the canvas, its copy for
+    ///   frames disposed to the previous canvas and the frames are over ``ImageDecodeOptions/maxDecodeMemory``.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         guard !data.isEmpty else { throw .badImageData(.gif, "the data is empty (0 bytes)") }
         return try data.withBytes { bytes throws(WebImageError) in
@@ -64,11 +67,19 @@ public struct GIFCoder: ImageCoding, AnimatedImageCoding {
             let target = try options.targetSize(for: structure.canvasSize, frameCount: frameCount, format: .gif)
             let hasAlpha = structure.hasAlpha
             if frameCount == 1 {
+                try options.checkDecodeMemory(
+                    GIFMemoryEstimate.still(canvas: structure.canvasSize, target: target, isInterlaced: structure.frames[0].isInterlaced),
+                    format: .gif
+                )
                 let pixels = try GIFStillDecoder.decode(bytes, structure: structure, target: target, hasAlpha: hasAlpha, options: options)
                 return Image(pixels: pixels, scale: options.effectiveScale, format: .gif, hasAlpha: hasAlpha)
             }
             // Frames are composited at the canvas size: that canvas is allocated whole.
             try options.checkPixelLimit(structure.canvasSize, format: .gif)
+            try options.checkDecodeMemory(
+                GIFMemoryEstimate.animation(structure, target: target, keptFrames: frameCount),
+                format: .gif
+            )
             let frames = try GIFAnimationDecoder.decode(bytes, structure: structure, frameCount: frameCount, target: target, hasAlpha: hasAlpha)
             return Image(
                 frames: frames,

@@ -17,8 +17,10 @@ import WebImageCore
 ///
 /// When the data is finished the image is ``GIFCoder/decode(_:options:)``'s. When that decode fails (data cut
 /// short), the frames completed so far stay available, unless the data was found malformed or over the limits,
-/// which makes ``currentImage()`` nil. A logical screen over the pixel limit gets no partial images; it is decoded
-/// whole (a still reduced row by row) when the data is finished.
+/// which makes ``currentImage()`` nil. A logical screen over the pixel limit, or whose canvas would not fit in the
+/// decode memory budget beside the one-shot decode, gets no partial images; it is decoded whole (a still reduced
+/// row by row) when the data is finished. Frames that arrive beyond what the budget allows beside the one-shot
+/// decode stop the partial images; the finished data is then decoded alone.
 ///
 /// Run by ``PhasedIncrementalDecoder``, which keeps the phases and the one-shot decode at the end.
 struct GIFIncrementalFormat: IncrementalDecodingFormat {
@@ -48,6 +50,8 @@ struct GIFIncrementalFormat: IncrementalDecodingFormat {
         }
         // Frames are composited on a full-size canvas: over the pixel limit, no partial images.
         if options.maxPixelCount > 0, canvasSize.pixelCount > options.maxPixelCount { return .wholeAtEnd }
+        let session = GIFStructure(canvasSize: canvasSize, headerLength: length)
+        guard options.allowsDecodeMemory(GIFIncrementalSession.memory(session, frameSize: canvasSize)) else { return .wholeAtEnd }
         return .partials(try GIFIncrementalSession(canvasSize: canvasSize, headerLength: length, options: options))
     }
 

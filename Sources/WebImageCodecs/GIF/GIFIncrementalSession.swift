@@ -50,7 +50,8 @@ final class GIFIncrementalSession: @unchecked Sendable {
     /// Decodes the frames of `bytes` (the file so far) whose data has arrived since the last call.
     ///
     /// - Throws: `badImageData` for malformed data; `imageTooLarge` when the frames so far are over the limits
-    ///   of ``ImageDecodeOptions`` (frame count, pixels, a frame larger than the canvas).
+    ///   of ``ImageDecodeOptions`` (frame count, pixels, a frame larger than the canvas, the decode memory budget
+    ///   for the session beside the one-shot decode).
     func advance(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) {
         // Nothing new (or, against the contract, less data than before: never read a frame twice).
         guard !isComplete, bytes.count > nextRecord else { return }
@@ -62,7 +63,9 @@ final class GIFIncrementalSession: @unchecked Sendable {
             grown.add(frame.info, keeping: grown.frameCount == 0)
         }
         try grown.checkFrameAreas(options)
-        try resize(to: partialFrameSize(frameCount: grown.frameCount))
+        let size = try partialFrameSize(frameCount: grown.frameCount)
+        try options.checkDecodeMemory(Self.memory(grown, frameSize: size), format: .gif)
+        try resize(to: size)
         try decode(complete, in: bytes)
         if options.firstFrameOnly { isComplete = true }
         image = makeImage()
@@ -201,6 +204,18 @@ final class GIFIncrementalSession: @unchecked Sendable {
             result.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
         frames = result
+    }
+
+    /// What a session with the frames of `structure` at `frameSize` holds, with the one-shot decode of the same
+    /// frames that runs beside it once the data is finished: the canvas (and its copy for frames disposed to the
+    /// previous canvas) and the frames, twice.
+    static func memory(_ structure: GIFStructure, frameSize: PixelSize) -> DecodeMemoryEstimate {
+        let frames = max(1, structure.frameCount)
+        let decode = GIFMemoryEstimate.animation(structure, target: frameSize, keptFrames: frames)
+        var memory = DecodeMemoryEstimate()
+        for part in decode.parts { memory.add("partial images' \(part.name)", bytes: part.bytes) }
+        memory.add(decode)
+        return memory
     }
 
     /// The frames so far as a partial image.

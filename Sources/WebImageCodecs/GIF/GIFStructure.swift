@@ -19,6 +19,8 @@ struct GIFStructure: Sendable {
     var loopCount = 1
     /// The largest frame (by area) that is at least partly on the canvas.
     var largestFrame = PixelSize.zero
+    /// Whether a frame scanned is disposed to the previous canvas, for which a copy of the canvas is kept.
+    private(set) var keepsCanvasForDisposal = false
 
     private var anyTransparentIndex = false
     private var backgroundDisposals = 0
@@ -71,6 +73,7 @@ struct GIFStructure: Sendable {
         frameCount += 1
         anyTransparentIndex = anyTransparentIndex || frame.control.transparentIndex != nil
         if frame.control.disposal == .background { backgroundDisposals += 1 }
+        if frame.control.disposal == .previous { keepsCanvasForDisposal = true }
         lastDisposal = frame.control.disposal
         let rect = frame.rect
         if rect.x < canvasSize.width, rect.y < canvasSize.height {
