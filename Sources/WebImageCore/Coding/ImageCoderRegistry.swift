@@ -69,6 +69,25 @@ public final class ImageCoderRegistry: ImageCoding, Sendable {
         try coder(decoding: data).info(for: data)
     }
 
+    /// Reads the header from the first bytes of data of `totalByteCount` bytes with the first coder that can
+    /// decode them, or says how many bytes it needs; see ``ImageCoding/info(forPrefix:totalByteCount:)``.
+    ///
+    /// Without a coder for the bytes given, the whole data is asked for (a format may need more bytes to be told
+    /// apart), and the whole data is then read with ``info(for:)``. A request for more bytes always asks for
+    /// more than `prefix` holds and at most `totalByteCount`.
+    ///
+    /// - Throws: As ``info(for:)`` for the whole data.
+    public func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo {
+        guard prefix.count < totalByteCount else { return .complete(try info(for: prefix)) }
+        guard !prefix.isEmpty, let coder = decoder(for: prefix) else { return .needsMoreBytes(atLeast: totalByteCount) }
+        switch try coder.info(forPrefix: prefix, totalByteCount: totalByteCount) {
+        case .complete(let info):
+            return .complete(info)
+        case .needsMoreBytes(let count):
+            return .needsMoreBytes(atLeast: min(totalByteCount, max(count, prefix.count + 1)))
+        }
+    }
+
     public func canEncode(to format: ImageFormat) -> Bool {
         encoder(for: format) != nil
     }

@@ -23,6 +23,15 @@ public protocol ImageCoding: Sendable {
     /// Reads the header: format, size, frames, loop count, alpha, orientation; no pixels are decoded.
     func info(for data: Data) throws(WebImageError) -> ImageInfo
 
+    /// Reads the header from `prefix`, the first bytes of data that are `totalByteCount` bytes long, or says how
+    /// many bytes from the start it needs (``ImagePrefixInfo/needsMoreBytes(atLeast:)``).
+    ///
+    /// The result is the one ``info(for:)`` gives for the whole data: a coder answers
+    /// ``ImagePrefixInfo/complete(_:)`` only when the bytes it has not seen cannot change the header, and throws
+    /// only an error the whole data would throw too; when unsure, it asks for the whole data. When `prefix` holds
+    /// all `totalByteCount` bytes the answer is ``info(for:)``'s. The default asks for the whole data.
+    func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo
+
     /// Whether this coder can encode to `format`.
     func canEncode(to format: ImageFormat) -> Bool
 
@@ -40,6 +49,13 @@ extension ImageCoding {
             hasAlpha: image.hasAlpha,
             orientation: image.orientation
         )
+    }
+
+    /// Reads the header of the whole data only: ``info(for:)`` once `prefix` holds all `totalByteCount` bytes,
+    /// else a request for them.
+    public func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo {
+        guard prefix.count < totalByteCount else { return .complete(try info(for: prefix)) }
+        return .needsMoreBytes(atLeast: totalByteCount)
     }
 
     /// Decodes with the default options.
