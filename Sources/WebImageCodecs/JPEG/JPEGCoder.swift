@@ -63,6 +63,38 @@ public struct JPEGCoder: ImageCoding {
         }
     }
 
+    /// Reads the header from the first bytes of a JPEG of `totalByteCount` bytes, or says how many it needs.
+    ///
+    /// The segments are walked up to the first start-of-scan segment, as ``info(for:)`` walks them; a segment
+    /// that runs past `prefix` (a large EXIF block before the frame header) asks for the bytes up to its end.
+    /// Only the segments before the first scan are read, however long the file. When libjpeg cannot read the
+    /// header from the prefix, the whole data is asked for, so that any failure is the one of the whole file.
+    ///
+    /// - Throws: `badImageData` when the data does not start as a JPEG or a segment before the first scan is
+    ///   damaged.
+    public func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo {
+        guard prefix.count < totalByteCount else { return .complete(try info(for: prefix)) }
+        return try prefix.withBytes { bytes throws(WebImageError) -> ImagePrefixInfo in
+            let scan = try JPEGMarkerScan(bytes, extent: .header, totalByteCount: totalByteCount)
+            if let needed = scan.bytesNeeded { return .needsMoreBytes(atLeast: needed) }
+            let header: TurboJPEGHandle.Header
+            do throws(WebImageError) {
+                header = try TurboJPEGHandlePool.shared.withHandle(.decompressor) { handle throws(WebImageError) in
+                    try handle.readHeader(bytes)
+                }
+            } catch {
+                return .needsMoreBytes(atLeast: totalByteCount)
+            }
+            return .complete(ImageInfo(
+                format: .jpeg,
+                pixelSize: header.size,
+                frameCount: 1,
+                hasAlpha: false,
+                orientation: scan.orientation(in: bytes)
+            ))
+        }
+    }
+
     /// Decodes `data` to an upright RGBA image (alpha 255), reduced as the options ask.
     ///
     /// - Parameters:

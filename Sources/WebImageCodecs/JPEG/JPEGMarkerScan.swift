@@ -54,12 +54,26 @@ struct JPEGMarkerScan {
         frame ?? JPEGFrameHeader(size: size, componentCount: componentCount, isProgressive: isProgressive)
     }
 
+    /// When `bytes` are the first bytes of longer data: how many bytes from the start the walk needs to go on,
+    /// where it stopped because they ended (nil when the walk was decided within them).
+    private(set) var bytesNeeded: Int?
+
     /// Walks the segments of `bytes`.
     ///
+    /// - Parameter totalByteCount: The length of the data when `bytes` holds only its first bytes: where the
+    ///   walk would run past them, it stops and says how many it needs (``bytesNeeded``) instead of finding the
+    ///   data truncated. Nil when `bytes` is all the data.
     /// - Throws: `badImageData` when the data does not start with a start-of-image marker, when a segment
     ///   declares a length below 2, or when the data ends inside a segment.
-    init(_ bytes: UnsafeRawBufferPointer, extent: Extent) throws(WebImageError) {
+    init(_ bytes: UnsafeRawBufferPointer, extent: Extent, totalByteCount: Int? = nil) throws(WebImageError) {
         let n = bytes.count
+        let total = max(n, totalByteCount ?? n)
+        // Whether the data goes on to `end`, past the bytes held.
+        func continues(to end: Int) -> Bool { end > n && end <= total }
+        if n < 2, continues(to: 2) {
+            bytesNeeded = 2
+            return
+        }
         guard n >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
             throw .badImageData(.jpeg, "the data does not start with a start-of-image marker")
         }
@@ -72,7 +86,10 @@ struct JPEGMarkerScan {
             }
             // Any number of FF fill bytes may precede the marker code.
             while i + 1 < n, bytes[i + 1] == 0xFF { i += 1 }
-            guard i + 1 < n else { return }
+            guard i + 1 < n else {
+                if continues(to: i + 2) { bytesNeeded = i + 2 }
+                return
+            }
             let marker = bytes[i + 1]
             i += 2
             switch marker {
@@ -85,6 +102,10 @@ struct JPEGMarkerScan {
                 break
             }
             guard i + 2 <= n else {
+                if continues(to: i + 2) {
+                    bytesNeeded = i + 2
+                    return
+                }
                 throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(marker.hexDigits(uppercase: true)) (truncated)")
             }
             let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
@@ -93,6 +114,10 @@ struct JPEGMarkerScan {
             }
             let end = i + length
             guard end <= n else {
+                if continues(to: end) {
+                    bytesNeeded = end
+                    return
+                }
                 throw .badImageData(.jpeg, "the data ends inside the marker segment FF \(marker.hexDigits(uppercase: true)) (truncated)")
             }
             let payload = (i + 2)..<end
@@ -117,6 +142,7 @@ struct JPEGMarkerScan {
                 i = JPEGMarkerScan.endOfEntropyCodedData(in: bytes, from: i)
             }
         }
+        if continues(to: n + 1) { bytesNeeded = n + 1 }
     }
 
     /// The offset of the marker that ends the entropy-coded data starting at `start`, or the data's end.

@@ -71,28 +71,61 @@ public struct PNGCoder: ImageCoding, AnimatedImageCoding {
     public func info(for data: Data) throws(WebImageError) -> ImageInfo {
         try data.withBytes { bytes throws(WebImageError) in
             let header = try PNGHeader(parsing: bytes)
-            var reader = PNGChunkReader(bytes)
-            _ = try reader.next()
-            var hasTransparentColor = false
-            var frameCount = 1
-            var loopCount = 0
-            while let chunk = try reader.next() {
-                if chunk.type == PNGChunk.idat || chunk.type == PNGChunk.iend { break }
-                if chunk.type == PNGChunk.trns {
-                    hasTransparentColor = true
-                } else if chunk.type == PNGChunk.actl {
-                    let control = try APNGAnimation.readAnimationControl(chunk, in: bytes)
-                    frameCount = control.frameCount
-                    loopCount = control.loopCount
-                }
+            guard case .complete(let info) = try Self.readInfo(bytes, header: header, totalCount: bytes.count) else {
+                // A reader over the whole file holds every chunk header it walks.
+                throw .badImageData(.png, "the chunks before the image data could not be read")
             }
-            return ImageInfo(
-                format: .png,
-                pixelSize: header.size,
-                frameCount: frameCount,
-                loopCount: loopCount,
-                hasAlpha: header.hasAlphaChannel || hasTransparentColor
-            )
+            return info
         }
+    }
+
+    /// Reads the header from the first bytes of a PNG of `totalByteCount` bytes, or says how many it needs.
+    ///
+    /// The chunks before the first `IDAT` are walked as ``info(for:)`` walks them, but only their lengths and
+    /// types are read, and the data of the few that matter (`IHDR`, `acTL`): a large text or profile chunk is
+    /// passed over without being read. When the signature and `IHDR` cannot be read from the prefix, the whole
+    /// data is asked for, so that any failure is the one of the whole file.
+    ///
+    /// - Throws: `badImageData` when a chunk before the image data is damaged.
+    public func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo {
+        guard prefix.count < totalByteCount else { return .complete(try info(for: prefix)) }
+        return try prefix.withBytes { bytes throws(WebImageError) -> ImagePrefixInfo in
+            guard let header = try? PNGHeader(parsing: bytes) else { return .needsMoreBytes(atLeast: totalByteCount) }
+            return try Self.readInfo(bytes, header: header, totalCount: totalByteCount)
+        }
+    }
+
+    /// Walks the chunks after `IHDR` up to the first `IDAT` or `IEND` in `bytes`, the first bytes of a file of
+    /// `totalCount` bytes; asks for more where a chunk it reads is not held.
+    private static func readInfo(
+        _ bytes: UnsafeRawBufferPointer,
+        header: PNGHeader,
+        totalCount: Int
+    ) throws(WebImageError) -> ImagePrefixInfo {
+        var reader = PNGChunkReader(bytes, totalCount: totalCount)
+        _ = try reader.next()
+        var hasTransparentColor = false
+        var frameCount = 1
+        var loopCount = 0
+        while true {
+            if let needed = reader.bytesNeededForNextChunk { return .needsMoreBytes(atLeast: needed) }
+            guard let chunk = try reader.next() else { break }
+            if chunk.type == PNGChunk.idat || chunk.type == PNGChunk.iend { break }
+            if chunk.type == PNGChunk.trns {
+                hasTransparentColor = true
+            } else if chunk.type == PNGChunk.actl {
+                guard chunk.whole.upperBound <= bytes.count else { return .needsMoreBytes(atLeast: chunk.whole.upperBound) }
+                let control = try APNGAnimation.readAnimationControl(chunk, in: bytes)
+                frameCount = control.frameCount
+                loopCount = control.loopCount
+            }
+        }
+        return .complete(ImageInfo(
+            format: .png,
+            pixelSize: header.size,
+            frameCount: frameCount,
+            loopCount: loopCount,
+            hasAlpha: header.hasAlphaChannel || hasTransparentColor
+        ))
     }
 }

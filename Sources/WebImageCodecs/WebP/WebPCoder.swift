@@ -93,6 +93,39 @@ public struct WebPCoder: ImageCoding, ProgressiveImageCoding, AnimatedImageCodin
         }
     }
 
+    /// Reads the header of a still image from the first bytes of a WebP of `totalByteCount` bytes, or says how many
+    /// it needs.
+    ///
+    /// libwebp reads a still image's size and alpha from the chunks at the start of the file: every chunk before
+    /// the image's bitstream (a colour profile, the alpha plane), read whole, and the bitstream's first bytes.
+    /// The chunks are walked to find how many bytes that is, and asked for until they are there. An animation's
+    /// frame count needs its frames, spread through the file: the whole data is asked for. So is it when the
+    /// chunks do not add up or libwebp cannot read the headers, so that any failure is the one of the whole
+    /// file.
+    public func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo {
+        guard prefix.count < totalByteCount else { return .complete(try info(for: prefix)) }
+        guard canDecode(prefix) else { return .needsMoreBytes(atLeast: totalByteCount) }
+        let extent = prefix.withUnsafeBytes { WebPFeatures.headerExtent($0, totalCount: totalByteCount) }
+        switch extent {
+        case .wholeFile:
+            return .needsMoreBytes(atLeast: totalByteCount)
+        case .atLeast(let count):
+            return .needsMoreBytes(atLeast: count)
+        case .bytes(let count) where count > prefix.count:
+            return .needsMoreBytes(atLeast: count)
+        case .bytes:
+            break
+        }
+        let features: WebPFeatures?
+        do throws(WebImageError) {
+            features = try prefix.withBytes { bytes throws(WebImageError) in try WebPFeatures(prefix: bytes) }
+        } catch {
+            return .needsMoreBytes(atLeast: totalByteCount)
+        }
+        guard let features, !features.isAnimated else { return .needsMoreBytes(atLeast: totalByteCount) }
+        return .complete(ImageInfo(format: .webp, pixelSize: features.size, hasAlpha: features.hasAlpha))
+    }
+
     /// Throws `badImageData` unless `data` starts with the WebP signature.
     func checkSignature(_ data: Data) throws(WebImageError) {
         guard !data.isEmpty else {

@@ -44,4 +44,45 @@ struct WebPFeatures {
         self.isAnimated = raw.has_animation != 0
         self.isLossless = raw.format != 1
     }
+
+    /// How far into a file libwebp reads to tell a still image's features, found by walking the RIFF chunks of
+    /// `bytes`, the first bytes of a file of `totalCount` bytes.
+    enum HeaderExtent: Equatable {
+        /// The features lie in the first `count` bytes: the chunks before the image's bitstream (each read whole
+        /// by libwebp) and the first bytes of that bitstream.
+        case bytes(Int)
+        /// The chunks run past the bytes given: at least `count` bytes are needed to go on.
+        case atLeast(Int)
+        /// An animation, whose frame count needs every frame, or chunks that do not add up within the file: only
+        /// the whole file tells.
+        case wholeFile
+    }
+
+    /// Walks the chunks after the RIFF header of `bytes` up to the image's bitstream (`VP8 ` or `VP8L`).
+    static func headerExtent(_ bytes: UnsafeRawBufferPointer, totalCount: Int) -> HeaderExtent {
+        var offset = 12
+        while true {
+            guard offset + 8 <= bytes.count else {
+                return offset + 8 <= totalCount ? .atLeast(offset + 8) : .wholeFile
+            }
+            let tag = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), as: UTF8.self)
+            let size = (0..<4).reduce(0) { $0 | Int(bytes[offset + 4 + $1]) << (8 * $1) }
+            let payload = offset + 8
+            switch tag {
+            case "VP8 ", "VP8L":
+                // VP8's frame header is 10 bytes, VP8L's 5.
+                return payload + 10 <= totalCount ? .bytes(payload + 10) : .wholeFile
+            case "ANIM", "ANMF":
+                return .wholeFile
+            case "VP8X":
+                guard payload < bytes.count else { return payload < totalCount ? .atLeast(payload + 1) : .wholeFile }
+                if bytes[payload] & 0x02 != 0 { return .wholeFile }
+            default:
+                break
+            }
+            let next = payload + size + (size & 1)
+            guard next <= totalCount else { return .wholeFile }
+            offset = next
+        }
+    }
 }
