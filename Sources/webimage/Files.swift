@@ -10,6 +10,23 @@ func readFile(_ path: String) throws -> Data {
     }
 }
 
+/// The first `byteCount` bytes of a file (all of it when it is shorter) and the file's size; only those bytes
+/// are read. A file whose size cannot be known by seeking (a pipe) is read whole, as ``readFile(_:)`` reads it,
+/// which also gives the error that names the file.
+func readFileHead(_ path: String, byteCount: Int) throws -> (data: Data, fileSize: Int) {
+    do {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: 0)
+        let data = try handle.read(upToCount: Int(min(UInt64(max(0, byteCount)), size))) ?? Data()
+        return (data, Int(size))
+    } catch {
+        let data = try readFile(path)
+        return (data, data.count)
+    }
+}
+
 /// Writes a file atomically, with an error that names it.
 func writeFile(_ data: Data, to path: String) throws {
     do {

@@ -9,7 +9,8 @@ struct InfoCommand: ParsableCommand {
         abstract: "Print format, size, frames, loop count, alpha, orientation and frame durations of each file.",
         discussion: """
             Pixels are not decoded: the header gives the size and frame count, and the coder's frame source the \
-            durations of an animation's frames (JSON: durations, in seconds).
+            durations of an animation's frames (JSON: durations, in seconds). Only the bytes the header needs are \
+            read (the first 64 KiB of a still image, as a rule); an animation's frame records need the whole file.
             """
     )
 
@@ -60,14 +61,39 @@ struct InfoCommand: ParsableCommand {
         return (0..<provider.frameCount).map { provider.duration(ofFrameAt: $0) }
     }
 
+    /// The bytes read first: enough for the header of nearly every still image.
+    static let firstReadByteCount = 64 << 10
+
+    /// The header of `file`, read from as few of its bytes as the coder needs: the first 64 KiB, then as many as
+    /// the coder asks for and at least twice as many as before, up to the whole file. Returns the bytes read and
+    /// the time of the header read that succeeded, in milliseconds.
+    static func readHeader(of file: String, registry: ImageCoderRegistry) throws -> (info: ImageInfo, data: Data, fileSize: Int, ms: Double) {
+        var (data, fileSize) = try readFileHead(file, byteCount: firstReadByteCount)
+        var requested = min(fileSize, firstReadByteCount)
+        while true {
+            // A file that shrank since its size was read ends where its bytes do.
+            if data.count < requested { fileSize = data.count }
+            let (read, ms) = try measure { try registry.info(forPrefix: data, totalByteCount: fileSize) }
+            switch read {
+            case .complete(let info):
+                return (info, data, fileSize, ms)
+            case .needsMoreBytes(let count):
+                // The registry asks for more than it has, so each round reads more, up to the whole file.
+                requested = min(fileSize, max(count, data.count * 2))
+                data = try readFileHead(file, byteCount: requested).data
+            }
+        }
+    }
+
     static func inspect(_ file: String, registry: ImageCoderRegistry = .shared) -> Report {
         var report = Report(file: file)
         do {
-            let data = try readFile(file)
-            let ((info, durations), ms) = try measure {
-                let info = try registry.info(for: data)
-                return (info, frameDurations(of: data, info: info, registry: registry))
-            }
+            let (info, head, fileSize, headerMilliseconds) = try readHeader(of: file, registry: registry)
+            var data = head
+            // The durations come from the frame records, spread through the file.
+            if info.frameCount > 1, data.count < fileSize { data = try readFile(file) }
+            let (durations, durationMilliseconds) = measure { frameDurations(of: data, info: info, registry: registry) }
+            let ms = headerMilliseconds + durationMilliseconds
             report.ok = true
             report.format = info.format.name
             report.width = info.uprightSize.width
