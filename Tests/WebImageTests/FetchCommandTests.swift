@@ -145,20 +145,6 @@ import WebImageTestSupport
         }
     }
 
-    /// Both outputs of a run, as text: standard output and standard error together.
-    private func runText(_ arguments: [String]) throws -> (status: Int32, text: String) {
-        let process = Process()
-        process.executableURL = WebImageToolTests.tool
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let bytes = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
-    }
-
     @Test func passwordsInURLsAreNeverPrinted() async throws {
         try await withTestHTTPServer { server in
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-secret-\(UUID().uuidString)")
@@ -170,9 +156,10 @@ import WebImageTestSupport
                 base + "/image/jpeg/photo.jpg", base + "/status/404", base + "/stall?after=16",
             ]
             for format in [["--json"], []] {
-                let (status, text) = try runText(
+                let run = try WebImageToolTests.run(
                     ["fetch"] + urls + format + ["--timeout", "1", "--cache-dir", root.appendingPathComponent("cache").path]
                 )
+                let (status, text) = (run.status, run.stdout + run.stderr)
                 #expect(status == 1, "two of three fail")
                 #expect(!text.contains("hunter2"), "\(text)")
                 #expect(text.contains("alice:***@127.0.0.1:\(port)/image/jpeg/photo.jpg"), "\(text)")
