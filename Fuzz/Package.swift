@@ -8,17 +8,35 @@ let libraryPackage = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()
     .lastPathComponent
 
-// Built by Scripts/fuzz.sh with -sanitize=fuzzer,address: the program's main hands libFuzzer a callback
-// through LLVMFuzzerRunDriver, and libFuzzer calls it with generated inputs.
+/// As the library's: Swift 6 language mode from the tools version, warnings are errors.
+let strictSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+// Built by Scripts/fuzz.sh with -sanitize=fuzzer,address. One program holds every target; its first argument
+// names the one to run (`WebImageFuzz --list` lists them), and it hands libFuzzer that target's callback through
+// LLVMFuzzerRunDriver.
 let package = Package(
     name: "Fuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [
+        .package(path: ".."),
+    ],
     targets: [
         .target(name: "CFuzzerDriver"),
+        // The targets and what they share.
+        .target(
+            name: "WebImageFuzzing",
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "WebImage", package: libraryPackage),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
-            name: "DecodeFuzzer",
-            dependencies: ["CFuzzerDriver", .product(name: "WebImage", package: libraryPackage)]
+            name: "WebImageFuzz",
+            dependencies: ["WebImageFuzzing"],
+            swiftSettings: strictSettings
         ),
     ]
 )

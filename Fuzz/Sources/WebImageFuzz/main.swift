@@ -1,0 +1,3 @@
+import WebImageFuzzing
+
+FuzzMain.run(FuzzTargets.all)
