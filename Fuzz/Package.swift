@@ -21,6 +21,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
+        // For the `webimage` tool's `--transform` parser, compiled into the targets from the tool's own source.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
@@ -30,6 +32,7 @@ let package = Package(
             dependencies: [
                 "CFuzzerDriver",
                 .product(name: "WebImage", package: libraryPackage),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),

@@ -12,5 +12,7 @@ public enum FuzzTargets {
         EncoderHarness.target(PNGCoder(), format: .png, fidelity: .lossless, animates: true),
         EncoderHarness.target(WebPCoder(), format: .webp, fidelity: .losslessOnRequest, animates: true, mergesFrames: true),
         EncoderHarness.target(GIFCoder(), format: .gif, fidelity: .palette, animates: true),
+        TransformChainHarness.target,
+        TransformerHarness.target,
     ]
 }
