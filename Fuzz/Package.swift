@@ -13,9 +13,10 @@ let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
-// Built by Scripts/fuzz.sh with -sanitize=fuzzer,address. One program holds every target; its first argument
-// names the one to run (`WebImageFuzz --list` lists them), and it hands libFuzzer that target's callback through
-// LLVMFuzzerRunDriver.
+// Built by Scripts/fuzz.sh with -sanitize=fuzzer,address and -enable-testing (the response target reaches the
+// downloader's internal header parser through `@testable import`). One program holds every target; its first
+// argument names the one to run (`WebImageFuzz --list` lists them), and it hands libFuzzer that target's callback
+// through LLVMFuzzerRunDriver.
 let package = Package(
     name: "Fuzz",
     platforms: [.macOS(.v15)],
@@ -26,12 +27,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
-        // The targets and what they share.
+        // The targets and what they share: input readers, random images, the raw loopback server.
         .target(
             name: "WebImageFuzzing",
             dependencies: [
                 "CFuzzerDriver",
                 .product(name: "WebImage", package: libraryPackage),
+                .product(name: "WebImageCurl", package: libraryPackage),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -45,9 +45,9 @@ done
 Scripts/setup.sh
 
 # One build for every target: release (a debug build runs the pixel loops several times slower), instrumented
-# for libFuzzer and AddressSanitizer.
+# for libFuzzer and AddressSanitizer, with testing enabled for the targets' @testable import.
 build=(swift build -c release --scratch-path .build-fuzz
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -use-ld=lld)
 build_start=$(date +%s)
 (cd Fuzz && "${build[@]}")
 build_seconds=$(( $(date +%s) - build_start ))

@@ -12,8 +12,8 @@ import Synchronization
 /// ```
 ///
 /// The name is also put in the environment (``targetVariable``), where the processes libFuzzer starts itself
-/// (`-fork`, `-merge`), which get the arguments without it, find it. Without `-max_len`, the target's own
-/// maximum input length is passed.
+/// (`-fork`, `-merge`), which get the arguments without it, find it. The target's own maximum input length
+/// (`-max_len`) and flags are passed unless the command line sets them.
 public enum FuzzMain {
     /// The environment variable that names the target for child processes.
     public static let targetVariable = "WEBIMAGE_FUZZ_TARGET"
@@ -40,8 +40,9 @@ public enum FuzzMain {
             FileHandle.standardError.write(Data("usage: WebImageFuzz TARGET [libFuzzer arguments]; TARGET is one of \(names) (--list)\n".utf8))
             exit(2)
         }
-        if !arguments.contains(where: { $0.hasPrefix("-max_len=") }) {
-            arguments.append("-max_len=\(target.maxLength)")
+        for flag in ["-max_len=\(target.maxLength)"] + target.flags {
+            let name = flag.prefix { $0 != "=" } + "="
+            if !arguments.contains(where: { $0.hasPrefix(name) }) { arguments.append(flag) }
         }
         current.withLock { $0 = target }
 

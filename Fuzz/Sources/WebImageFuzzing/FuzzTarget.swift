@@ -12,13 +12,16 @@ public struct FuzzTarget: Sendable {
     public let summary: String
     /// The longest input worth generating (libFuzzer's `-max_len`).
     public let maxLength: Int
+    /// libFuzzer flags the target needs (`-name=value`), each used unless the command line sets the same flag.
+    public let flags: [String]
     /// Runs one input.
     public let run: @Sendable (Data) -> Void
 
-    public init(name: String, summary: String, maxLength: Int, run: @escaping @Sendable (Data) -> Void) {
+    public init(name: String, summary: String, maxLength: Int, flags: [String] = [], run: @escaping @Sendable (Data) -> Void) {
         self.name = name
         self.summary = summary
         self.maxLength = maxLength
+        self.flags = flags
         self.run = run
     }
 }

@@ -14,5 +14,7 @@ public enum FuzzTargets {
         EncoderHarness.target(GIFCoder(), format: .gif, fidelity: .palette, animates: true),
         TransformChainHarness.target,
         TransformerHarness.target,
+        ResponseHeaderHarness.target,
+        LoopbackResponseHarness.target,
     ]
 }
