@@ -16,5 +16,6 @@ public enum FuzzTargets {
         TransformerHarness.target,
         ResponseHeaderHarness.target,
         LoopbackResponseHarness.target,
+        DiskCacheKeyHarness.target,
     ]
 }
