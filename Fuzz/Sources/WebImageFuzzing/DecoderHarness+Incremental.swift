@@ -15,7 +15,7 @@ extension DecoderHarness {
         _ data: Data,
         to coder: any ProgressiveImageCoding,
         options: ImageDecodeOptions,
-        oneShot: Image?,
+        oneShot: ImageFingerprint?,
         random: inout FuzzRandom
     ) {
         let decoder = coder.makeIncrementalDecoder(options: options)
@@ -56,15 +56,16 @@ extension DecoderHarness {
             return
         }
         fuzzCheck(!finished.isIncremental, "the finished image is still marked incremental")
+        let result = ImageFingerprint(finished)
         fuzzCheck(
-            finished.pixelSize == oneShot.pixelSize,
-            "the incremental decoder finished at \(finished.pixelSize), the one-shot decode at \(oneShot.pixelSize)"
+            result.pixelSize == oneShot.pixelSize,
+            "the incremental decoder finished at \(result.pixelSize), the one-shot decode at \(oneShot.pixelSize)"
         )
         fuzzCheck(
-            finished.frameCount == oneShot.frameCount,
-            "the incremental decoder finished with \(finished.frameCount) frames, the one-shot decode with \(oneShot.frameCount)"
+            result.frames.count == oneShot.frames.count,
+            "the incremental decoder finished with \(result.frames.count) frames, the one-shot decode with \(oneShot.frames.count)"
         )
-        for (index, (frame, expected)) in zip(finished.frames, oneShot.frames).enumerated() {
+        for (index, (frame, expected)) in zip(result.frames, oneShot.frames).enumerated() {
             fuzzCheck(
                 frame.pixels == expected.pixels,
                 "frame \(index) of the incremental decode differs from the one-shot decode's"
@@ -75,8 +76,8 @@ extension DecoderHarness {
             )
         }
         fuzzCheck(
-            finished.loopCount == oneShot.loopCount,
-            "the incremental decode loops \(finished.loopCount) times, the one-shot decode \(oneShot.loopCount)"
+            result.loopCount == oneShot.loopCount,
+            "the incremental decode loops \(result.loopCount) times, the one-shot decode \(oneShot.loopCount)"
         )
     }
 }

@@ -14,6 +14,7 @@ import WebImage
 /// What is checked beyond "no crash": every decoded image has the size the options promise for the header's
 /// size (``ImageDecodeOptions/targetSize(for:frameCount:format:)``), within the pixel and frame limits; the frame
 /// source's frames are the whole decode's frames; the incremental decoder's final image is the one-shot decode's.
+/// Decodes are compared through ``ImageFingerprint``s, so that one decoded image at a time is in memory.
 struct DecoderHarness<Coder: ImageCoding>: Sendable {
     let coder: Coder
     let format: ImageFormat
@@ -41,7 +42,7 @@ struct DecoderHarness<Coder: ImageCoding>: Sendable {
         let whole = decode(input, options: full, info: info)
         let thumbnail = Self.thumbnailOptions(using: &random)
         let reduced = decode(input, options: thumbnail, info: info)
-        _ = decode(input, options: Self.variantOptions(using: &random), info: info)
+        decode(input, options: Self.variantOptions(using: &random), info: info)
 
         if let animated = coder as? any AnimatedImageCoding {
             walkFrames(of: input, with: animated, options: full, whole: whole)
@@ -69,8 +70,10 @@ struct DecoderHarness<Coder: ImageCoding>: Sendable {
         fuzzCheck(!info.pixelSize.isEmpty, "info gives an empty size, \(info.pixelSize)")
     }
 
-    /// Decodes `data` and checks the image against the options and the header; nil when the decode throws.
-    func decode(_ data: Data, options: ImageDecodeOptions, info: ImageInfo?) -> Image? {
+    /// Decodes `data` and checks the image against the options and the header; the image's fingerprint, or nil
+    /// when the decode throws.
+    @discardableResult
+    func decode(_ data: Data, options: ImageDecodeOptions, info: ImageInfo?) -> ImageFingerprint? {
         let image: Image
         do {
             image = try coder.decode(data, options: options)
@@ -94,7 +97,7 @@ struct DecoderHarness<Coder: ImageCoding>: Sendable {
             held <= options.maxPixelCount,
             "\(image.frames.count) frames of \(image.pixelSize), over the limit of \(options.maxPixelCount) pixels"
         )
-        guard let info else { return image }
+        guard let info else { return ImageFingerprint(image) }
 
         let source = options.keepsOriginalOrientation ? info.pixelSize : info.uprightSize
         let expected: PixelSize?
@@ -128,7 +131,7 @@ struct DecoderHarness<Coder: ImageCoding>: Sendable {
         if image.animation != nil, options.framesOnDemand {
             checkAllFrames(of: image)
         }
-        return image
+        return ImageFingerprint(image)
     }
 
     /// An image whose frames are decoded on demand gives all of them at the size of the first.
