@@ -153,4 +153,34 @@ struct JPEGBadInputTests {
             #expect(decodeError(cut) == .badImageData)
         }
     }
+
+    /// `data` without its Huffman table segments (DHT), as Motion-JPEG frames are stored.
+    static func removingHuffmanTables(from data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var kept = Array(bytes.prefix(2))
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF, bytes[i + 1] != 0xDA {
+            let end = i + 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
+            if bytes[i + 1] != 0xC4 { kept += bytes[i..<end] }
+            i = end
+        }
+        return Data(kept + bytes[i...])
+    }
+
+    @Test("a file without Huffman tables decodes with the standard ones, whatever was decoded before")
+    func missingHuffmanTables() throws {
+        // The encoder writes libjpeg's standard tables, which a decoder supplies for a file that defines none.
+        let encoded = try coder.encode(JPEGFixture.quadImage(), as: .jpeg, options: ImageEncodeOptions(quality: 0.9))
+        let stripped = Self.removingHuffmanTables(from: encoded)
+        #expect(stripped.count < encoded.count)
+        let expected = try coder.decode(encoded).pixels
+        #expect(try coder.decode(stripped).pixels == expected)
+        // A progressive file leaves its own, optimised tables in the decoder that read it; they must not be used
+        // for the next file, however the decoders are shared.
+        for _ in 0..<3 {
+            _ = try coder.decode(JPEGFixture.data("quad-progressive"))
+            _ = try coder.info(for: JPEGFixture.data("photo-progressive"))
+            #expect(try coder.decode(stripped).pixels == expected)
+        }
+    }
 }

@@ -50,10 +50,11 @@ struct JPEGConcurrencyTests {
         #expect(results.allSatisfy { $0 }, "a concurrent decode differed from the serial one")
     }
 
-    @Test("a private pool lends distinct handles and keeps at most its limit")
+    @Test("a private pool lends distinct handles, keeps at most its limit of compressors and no decompressor")
     func poolLimits() async throws {
         let pool = TurboJPEGHandlePool(maximumIdle: 2)
         let data = JPEGFixture.data("quad-444")
+        let pixels = try JPEGCoder().decode(data).pixels
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 {
                 group.addTask {
@@ -64,12 +65,25 @@ struct JPEGConcurrencyTests {
                             }
                         }
                         #expect(size == PixelSize(width: 64, height: 48))
+                        let encoded = try pool.withHandle(.compressor) { handle throws(WebImageError) in
+                            try handle.compress(
+                                TurboJPEGHandle.CompressionSource(
+                                    base: pixels.baseAddress,
+                                    size: pixels.size,
+                                    bytesPerRow: pixels.bytesPerRow,
+                                    isRGB: false
+                                ),
+                                quality: 90,
+                                subsampling: .none
+                            )
+                        }
+                        #expect(JPEGCoder().canDecode(encoded))
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(pool.idleCount(.decompressor) >= 1 && pool.idleCount(.decompressor) <= 2)
-        #expect(pool.idleCount(.compressor) == 0)
+        #expect(pool.idleCount(.compressor) >= 1 && pool.idleCount(.compressor) <= 2)
+        #expect(pool.idleCount(.decompressor) == 0)
     }
 }

@@ -25,7 +25,9 @@ import Foundation
 /// too; its warnings about harmless irregularities (padding bytes before a marker, a newer JFIF version) do not.
 ///
 /// Threading: the coder is a value with no state of its own; it may be used from any number of threads at once.
-/// TurboJPEG instances, which are not thread-safe, come from a small locked pool and serve one call at a time.
+/// TurboJPEG instances, which are not thread-safe, serve one call at a time: each decode has a new decompressor,
+/// so that no table left by an earlier file changes how a damaged one decodes (the same bytes always give the
+/// same pixels), and encodes take compressors from a small locked pool.
 /// Every call runs synchronously on the caller's thread and cannot be cancelled once started.
 public struct JPEGCoder: ImageCoding {
     /// Creates a JPEG coder.
