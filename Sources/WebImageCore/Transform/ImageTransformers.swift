@@ -12,28 +12,6 @@
 public enum ImageTransformers {}
 
 extension ImageTransformers {
-    /// SDWebImage's formats for the parts of a `transformerKey`.
-    enum Key {
-        /// `%f`: six decimals.
-        static func float(_ value: Double) -> String {
-            let scaled = (abs(value) * 1_000_000).rounded()
-            let whole = Int(scaled / 1_000_000)
-            let fraction = Int(scaled) - whole * 1_000_000
-            let digits = String(fraction)
-            return (value < 0 && scaled > 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: 6 - digits.count) + digits
-        }
-
-        /// `{%f,%f}`.
-        static func size(_ width: Double, _ height: Double) -> String {
-            "{\(float(width)),\(float(height))}"
-        }
-
-        /// `#aarrggbb`, lowercase, alpha first (`sd_hexString`).
-        static func color(_ color: RGBAColor) -> String {
-            "#" + [color.alpha, color.red, color.green, color.blue].map { $0.hexDigits() }.joined()
-        }
-    }
-
     /// `image` with every frame made by `body`, keeping durations, and the source's format and scale when
     /// `preservingMetadata`; nil when `body` returns nil for any frame.
     ///
