@@ -1,7 +1,8 @@
 import WebImageCore
 
 /// The checks a response passes before its body is decoded, in SDWebImage's order: a `304` to a conditional
-/// request, the status code, then the media type.
+/// request, the status code, then the media type. When only some media types are accepted, a response without a
+/// `Content-Type` passes, as in SDWebImage, and one whose `Content-Type` names no media type fails.
 package enum DownloadResponseCheck {
     /// Nil when `response` is acceptable under `config`; else the error that fails the load.
     ///
@@ -26,8 +27,16 @@ package enum DownloadResponseCheck {
                 statusCode: response.statusCode
             )
         }
-        if let accepted = config.acceptableContentTypes, let type = response.mediaType, !accepted.contains(type) {
-            return WebImageError(.invalidDownloadContentType, "\(url) sent \(type), which is not accepted")
+        if let accepted = config.acceptableContentTypes {
+            if let type = response.mediaType, !accepted.contains(type) {
+                return WebImageError(.invalidDownloadContentType, "\(url) sent \(type), which is not accepted")
+            }
+            if response.hasMalformedContentType {
+                let field = response.value(forHeader: "Content-Type") ?? ""
+                return WebImageError(
+                    .invalidDownloadContentType, "\(url) sent a Content-Type that names no media type: '\(field)'"
+                )
+            }
         }
         return nil
     }

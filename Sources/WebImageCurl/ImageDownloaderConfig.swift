@@ -26,7 +26,8 @@ public struct ImageDownloaderConfig: Sendable {
     /// Status codes that count as success; others fail with `invalidDownloadStatusCode` and the status.
     public var acceptableStatusCodes: Set<Int> = Set(200..<300)
     /// Media types (`image/png`, lowercased) that count as success; nil accepts any. A response without a
-    /// `Content-Type` is not checked.
+    /// `Content-Type` is not checked; one whose `Content-Type` names no media type (`;`, `; image/png`) fails with
+    /// `invalidDownloadContentType`, as one of a type not listed.
     public var acceptableContentTypes: Set<String>?
     /// The least growth of the received fraction (0...1) between two progress reports, as SDWebImage's
     /// setting; 0 reports every chunk. The last report always comes. Ignored when the length is unknown.

@@ -34,6 +34,16 @@ import WebImageCore
         #expect(DownloadResponseCheck.failure(for: response(200), config: config, isConditional: false) == nil)
         #expect(DownloadResponseCheck.failure(for: response(200, type: "text/html"), config: config, isConditional: false)?.code == .invalidDownloadContentType)
     }
+
+    @Test(arguments: ["", ";", "; image/png", "image", "image/", "image/png x"])
+    func aContentTypeThatNamesNoMediaTypeIsNotAccepted(type: String) throws {
+        var config = ImageDownloaderConfig()
+        #expect(DownloadResponseCheck.failure(for: response(200, type: type), config: config, isConditional: false) == nil)
+        config.acceptableContentTypes = ["image/png"]
+        let failure = try #require(DownloadResponseCheck.failure(for: response(200, type: type), config: config, isConditional: false))
+        #expect(failure.code == .invalidDownloadContentType)
+        #expect(failure.message.contains("names no media type"))
+    }
 }
 
 @Suite struct DownloadProgressThrottleTests {

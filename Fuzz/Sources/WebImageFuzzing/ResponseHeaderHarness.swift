@@ -97,8 +97,21 @@ enum ResponseHeaderHarness {
             fuzzCheck(!type.isEmpty && type == type.lowercased(), "the media type '\(type)' is empty or not lowercased")
             fuzzCheck(!type.contains(";"), "the media type '\(type)' keeps its parameters")
             fuzzCheck(type == type.trimmingCharacters(in: .whitespaces), "the media type '\(type)' is not trimmed")
+            let parts = type.split(separator: "/", omittingEmptySubsequences: false)
+            fuzzCheck(
+                parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && !$0.isWhitespace } },
+                "the media type '\(type)' is not a type and a subtype"
+            )
+            fuzzCheck(!response.hasMalformedContentType, "the media type '\(type)' comes from a malformed Content-Type")
+        } else {
+            fuzzCheck(
+                response.hasMalformedContentType == (response.value(forHeader: "content-type") != nil),
+                "a response without a media type has a Content-Type that is not called malformed, or none that is"
+            )
         }
-        _ = response.expectedContentLength
+        if let length = response.expectedContentLength {
+            fuzzCheck(length >= 0, "the announced length \(length) is negative")
+        }
         let validators = ImageRevalidation(response: response)
         fuzzCheck(validators.entityTag == response.value(forHeader: "etag"), "the ETag validator is not the response's")
         fuzzCheck(
@@ -110,7 +123,8 @@ enum ResponseHeaderHarness {
         }
     }
 
-    /// The checks run in SDWebImage's order: a `304` to a conditional request, the status, the media type.
+    /// The checks run in SDWebImage's order: a `304` to a conditional request, the status, the media type (a
+    /// malformed `Content-Type` is refused where types are checked).
     private static func check(_ failure: WebImageError?, for response: ImageResponse, config: ImageDownloaderConfig, isConditional: Bool) {
         let status = response.statusCode
         if status == 304, isConditional {
@@ -123,10 +137,11 @@ enum ResponseHeaderHarness {
                 failure?.code == .invalidDownloadStatusCode && failure?.statusCode == status,
                 "status \(status) gave \(failure.map(String.init(describing:)) ?? "no failure")"
             )
-        } else if let accepted = config.acceptableContentTypes, let type = response.mediaType, !accepted.contains(type) {
+        } else if let accepted = config.acceptableContentTypes,
+                  response.mediaType.map({ !accepted.contains($0) }) ?? response.hasMalformedContentType {
             fuzzCheck(
                 failure?.code == .invalidDownloadContentType,
-                "\(type) outside \(accepted) gave \(failure.map(String.init(describing:)) ?? "no failure")"
+                "\(response.value(forHeader: "content-type") ?? "") outside \(accepted) gave \(failure.map(String.init(describing:)) ?? "no failure")"
             )
         } else {
             fuzzCheck(

@@ -24,17 +24,55 @@ public struct ImageResponse: Sendable, Hashable {
         headers.value(named: name)
     }
 
-    /// The media type of the body, lowercased and without parameters (`image/png`), or nil.
+    /// The media type of the body, lowercased and without parameters (`image/png`): the `Content-Type` field's
+    /// type and subtype, as RFC 9110 spells them. Nil when the response has no `Content-Type`, or one that names no
+    /// media type (see ``hasMalformedContentType``).
     public var mediaType: String? {
-        guard let type = value(forHeader: "Content-Type") else { return nil }
-        let bare = type.split(separator: ";", maxSplits: 1).first.map(String.init) ?? type
-        let trimmed = bare.trimmingCharacters(in: .whitespaces).lowercased()
-        return trimmed.isEmpty ? nil : trimmed
+        guard case .valid(let type) = contentType else { return nil }
+        return type
     }
 
-    /// The `Content-Length` the response announced, or nil.
+    /// Whether the response has a `Content-Type` that names no media type: an empty value, no type or no subtype
+    /// before the parameters (`;`, `; image/png`, `image`, `image/`), characters a type cannot have, or several
+    /// `Content-Type` fields with different types. Such a response has no ``mediaType``, and a downloader that
+    /// accepts only some media types refuses it, as it would any type it does not accept.
+    public var hasMalformedContentType: Bool {
+        if case .malformed = contentType { return true }
+        return false
+    }
+
+    /// The body length the response announced in `Content-Length`, or nil when it announced none or none that
+    /// can be trusted: a value that is not a decimal number (a sign, a fraction, a number beyond `Int64`, anything
+    /// after it), fields or list items that disagree, or a `Transfer-Encoding`, whose framing overrides the length
+    /// (RFC 9112). A field that repeats one number (`42, 42`), as some proxies send, announces that number.
     public var expectedContentLength: Int64? {
-        value(forHeader: "Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        var announced: Int64?
+        for header in headers {
+            if header.hasName("Transfer-Encoding") { return nil }
+            guard header.hasName("Content-Length") else { continue }
+            for item in header.value.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let length = Self.decimalLength(item), announced == nil || announced == length else { return nil }
+                announced = length
+            }
+        }
+        return announced
+    }
+
+    /// What the `Content-Type` fields say.
+    private enum ContentTypeField {
+        case absent
+        case valid(String)
+        case malformed
+    }
+
+    private var contentType: ContentTypeField {
+        var field = ContentTypeField.absent
+        for header in headers where header.hasName("Content-Type") {
+            guard let type = Self.parsedMediaType(in: header.value) else { return .malformed }
+            if case .valid(let earlier) = field, earlier != type { return .malformed }
+            field = .valid(type)
+        }
+        return field
     }
 }
 

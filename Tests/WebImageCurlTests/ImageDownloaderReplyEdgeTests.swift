@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import WebImageCodecs
+import WebImageCore
+@testable import WebImageCurl
+import WebImageTestSupport
+
+/// Replies at the edges of HTTP that libcurl lets through, or chokes on: the downloader must end each with the
+/// documented outcome.
+@Suite struct ImageDownloaderReplyEdgeTests {
+    private let png = Fixtures.data("png/gray8.png")
+
+    /// Downloads `url` once with a downloader of its own, so that no earlier transfer shaped its handle.
+    private func downloadOnce(_ reply: Data) async throws -> Result<DownloadedImageData, WebImageError> {
+        let listener = try RawTCPListener(.respond(reply))
+        let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+        let result = await downloadData(downloader, try #require(URL(string: listener.url + "image.png")))
+        downloader.invalidate()
+        await listener.stop()
+        return result
+    }
+
+    @Test func aContentTypeThatNamesNoMediaTypeIsRefusedWhereTypesAreChecked() async throws {
+        let listener = try RawTCPListener(.respond(RawTCPListener.response(headers: ["Content-Type: ; image/png"], body: png)))
+        let url = try #require(URL(string: listener.url + "image.png"))
+        var config = ImageDownloaderConfig()
+        let unchecked = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
+        let loaded = await downloadData(unchecked, url)
+        unchecked.invalidate()
+        config.acceptableContentTypes = ["image/png"]
+        let checked = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
+        let refused = await downloadData(checked, url)
+        checked.invalidate()
+        await listener.stop()
+        #expect(try loaded.get().data == png, "no list of types: not checked")
+        #expect(refused.failureCode == .invalidDownloadContentType, "\(refused)")
+    }
+
+    /// libcurl refuses a length that is not a number; the response's own reading of one gives nil.
+    @Test(arguments: ["-1", "abc"])
+    func anInvalidContentLengthIsABadServerResponse(length: String) async throws {
+        let reply = Data("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n".utf8) + png
+        #expect(try await downloadOnce(reply).failureCode == .badServerResponse)
+    }
+}
