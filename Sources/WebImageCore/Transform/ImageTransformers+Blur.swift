@@ -15,8 +15,8 @@ extension ImageTransformers {
     /// A Gaussian blur of standard deviation `radius × scale` pixels, approximated as SDWebImage's vImage path does:
     /// three box blurs across and three down, each box ⌊s·3·√(2π)/4 + 0.5⌋ pixels wide made odd, with s at least 2,
     /// and edges extended. The image is blurred with premultiplied alpha, so transparent pixels lend no colour
-    /// to their neighbours. A radius below 1 keeps the image (nil). Boxes wider than 4095 pixels are
-    /// narrowed to 4095.
+    /// to their neighbours. A radius below 1, or one that is not finite, keeps the image (nil). Boxes wider than
+    /// 4095 pixels are narrowed to 4095, so a huge radius costs no more than a large one.
     ///
     /// `transformerKey`: `SDImageBlurTransformer(%f)`, the radius with six decimals, for example
     /// `SDImageBlurTransformer(5.000000)`. A thread-safe value; works on every frame.

@@ -1,13 +1,15 @@
 extension ImageTransformers {
     /// Resizes the image onto a canvas of a given size, as SDWebImage's `SDImageResizingTransformer`.
     ///
-    /// The canvas is `width` x `height` points (times the image's scale, in pixels). ``ScaleMode/fill`` stretches
-    /// the image over it; ``ScaleMode/aspectFit`` fits it inside, centred, with transparent bands;
-    /// ``ScaleMode/aspectFill`` covers it, centred, cut at the edges. Resampling averages areas when shrinking and
-    /// uses Catmull-Rom when enlarging, with colour weighted by alpha.
+    /// The canvas is `width` x `height` points (times the image's scale, in pixels, each side rounded).
+    /// ``ScaleMode/fill`` stretches the image over it; ``ScaleMode/aspectFit`` fits it inside, centred, with
+    /// transparent bands; ``ScaleMode/aspectFill`` covers it, centred, cut at the edges. Resampling averages areas
+    /// when shrinking and uses Catmull-Rom when enlarging, with colour weighted by alpha.
     ///
-    /// `transformerKey`: `SDImageResizingTransformer({W,H},M)` with six decimals and the mode's number. A size of
-    /// zero or less gives nil. A thread-safe value; works on every frame.
+    /// Gives nil, which keeps the image, for a side that is not finite or rounds to less than one pixel.
+    ///
+    /// `transformerKey`: `SDImageResizingTransformer({W,H},M)` with six decimals and the mode's number. A
+    /// thread-safe value; works on every frame.
     public struct Resize: ImageTransforming {
         /// How the image meets the canvas; the raw values are SDWebImage's.
         public enum ScaleMode: Int, Sendable {
@@ -31,9 +33,8 @@ extension ImageTransformers {
         }
 
         public func transform(image: Image, key: String) -> Image? {
-            let canvas = PixelSize(width: Int((width * image.scale).rounded()), height: Int((height * image.scale).rounded()))
-            guard width > 0, height > 0, !canvas.isEmpty, !image.pixelSize.isEmpty else { return nil }
             let source = image.pixelSize
+            guard !source.isEmpty, let canvas = canvasSize(scale: image.scale) else { return nil }
             let ratio = (x: Double(canvas.width) / Double(source.width), y: Double(canvas.height) / Double(source.height))
             let drawn: PixelSize
             switch scaleMode {
@@ -54,6 +55,16 @@ extension ImageTransformers {
                 guard drawn != canvas else { return scaled }
                 return Self.place(scaled, centredOn: canvas)
             }
+        }
+
+        /// The canvas in pixels; nil when a side is not finite or rounds to less than one pixel, or when its bytes
+        /// would not fit in `Int`.
+        private func canvasSize(scale: Double) -> PixelSize? {
+            let canvasWidth = (width * scale).rounded()
+            let canvasHeight = (height * scale).rounded()
+            // False for NaN too.
+            guard canvasWidth >= 1, canvasHeight >= 1, canvasWidth * canvasHeight * 4 < 0x1p63 else { return nil }
+            return PixelSize(width: Int(canvasWidth), height: Int(canvasHeight))
         }
 
         /// `pixels` centred on a transparent canvas of `size`, cut where it overflows.

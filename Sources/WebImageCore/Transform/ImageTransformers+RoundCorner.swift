@@ -12,7 +12,10 @@ extension ImageTransformers {
     /// - when `borderColor` is set and `borderWidth` is above 0, a line `borderWidth` wide is stroked along the
     ///   bounds inset by `floor(borderWidth × scale) + 0.5` pixels, with a radius smaller by half a pixel, over the
     ///   clipped image;
-    /// - when `borderWidth` is half the shorter side or more, nothing is drawn and the result is fully transparent.
+    /// - when `borderWidth` is half the shorter side or more, nothing is drawn and the result is fully transparent;
+    /// - a negative `radius` counts as 0, and a negative `borderWidth` grows the clip past the image (beyond the
+    ///   image's width plus height, which already shows all of it, it grows no further);
+    /// - a `radius` or `borderWidth` that is not finite (NaN, an infinity) gives nil: the image is kept.
     ///
     /// Pixels outside the shape are fully transparent and the curved edges are anti-aliased (coverage from the
     /// distance to the edge), so the result always has alpha. Corners are circular arcs; UIKit's slightly smoother
@@ -78,7 +81,9 @@ extension ImageTransformers {
             let width = Double(image.width)
             let height = Double(image.height)
             let drawsImage = borderWidth < min(width, height) / scale / 2
-            let inset = borderWidth * scale
+            // An outward inset past width + height leaves the whole image inside the clip, the corners included;
+            // stopping there keeps the clip's centre exact for any finite border.
+            let inset = max(borderWidth * scale, -(width + height))
             let clip = RoundedRect(
                 left: inset, top: inset, right: width - inset, bottom: height - inset,
                 radius: max(0, radius) * scale, corners: corners
