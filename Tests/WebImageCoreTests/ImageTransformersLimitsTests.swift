@@ -1,8 +1,8 @@
 import Testing
 @testable import WebImageCore
 
-/// Parameters no caller should pass: every built-in transformer answers them with its documented outcome (nil
-/// keeps the image) instead of trapping.
+/// Parameters no caller should pass and results too large to make: every built-in transformer answers them with
+/// its documented outcome (nil keeps the image) instead of trapping or allocating without bound.
 @Suite struct ImageTransformersLimitsTests {
     /// NaN, the infinities, magnitudes beyond `Int` (and beyond `Int` once times 10⁶), zero and negatives.
     static let extremes: [Double] = [
@@ -64,6 +64,7 @@ import Testing
                 #expect(!key.isEmpty)
                 guard let result = transformer.transform(image: source, key: "k") else { continue }
                 #expect(result.frames.count == 2, "\(key)")
+                #expect(result.pixelSize.pixelCount * 2 <= ImageTransformers.maxResultPixelCount, "\(key)")
             }
         }
     }
@@ -105,5 +106,22 @@ import Testing
                 #expect(result.pixels == source.pixels, "border \(border) at scale \(scale)")
             }
         }
+    }
+
+    @Test func resultsOverThePixelLimitAreRefused() throws {
+        #expect(ImageTransformers.maxResultPixelCount == ImageDecodeOptions.defaultMaxPixelCount)
+        // 8000 x 7000 is 56 megapixels a frame, 112 over two frames.
+        let animation = try image(13, 9, frames: 2)
+        #expect(ImageTransformers.Resize(width: 8000, height: 7000).transform(image: animation, key: "k") == nil)
+        for mode in [ImageTransformers.Resize.ScaleMode.fill, .aspectFit, .aspectFill] {
+            #expect(ImageTransformers.Resize(width: 1e13, height: 1e13, scaleMode: mode).transform(image: animation, key: "k") == nil)
+        }
+        // At scale 2 a canvas of 6000 x 5000 points is 12 000 x 10 000 pixels.
+        let doubled = try image(13, 9, scale: 2)
+        #expect(ImageTransformers.Resize(width: 6000, height: 5000).transform(image: doubled, key: "k") == nil)
+        // A strip turned 45° on a canvas that holds it: 10 608 x 10 608 pixels, 113 megapixels.
+        let strip = try image(1, 15_000)
+        #expect(ImageTransformers.Rotate(angle: .pi / 4, fitSize: true).transform(image: strip, key: "k") == nil)
+        #expect(ImageTransformers.Rotate(angle: .pi / 4).transform(image: strip, key: "k")?.pixelSize == strip.pixelSize)
     }
 }

@@ -6,7 +6,8 @@ extension ImageTransformers {
     /// transparent bands; ``ScaleMode/aspectFill`` covers it, centred, cut at the edges. Resampling averages areas
     /// when shrinking and uses Catmull-Rom when enlarging, with colour weighted by alpha.
     ///
-    /// Gives nil, which keeps the image, for a side that is not finite or rounds to less than one pixel.
+    /// Gives nil, which keeps the image, for a side that is not finite or rounds to less than one pixel, and for a
+    /// canvas larger than the source and than ``ImageTransformers/maxResultPixelCount`` over all frames.
     ///
     /// `transformerKey`: `SDImageResizingTransformer({W,H},M)` with six decimals and the mode's number. A
     /// thread-safe value; works on every frame.
@@ -34,7 +35,9 @@ extension ImageTransformers {
 
         public func transform(image: Image, key: String) -> Image? {
             let source = image.pixelSize
-            guard !source.isEmpty, let canvas = canvasSize(scale: image.scale) else { return nil }
+            guard !source.isEmpty, let canvas = canvasSize(scale: image.scale, frames: image.frames.count, source: source) else {
+                return nil
+            }
             let ratio = (x: Double(canvas.width) / Double(source.width), y: Double(canvas.height) / Double(source.height))
             let drawn: PixelSize
             switch scaleMode {
@@ -57,13 +60,15 @@ extension ImageTransformers {
             }
         }
 
-        /// The canvas in pixels; nil when a side is not finite or rounds to less than one pixel, or when its bytes
-        /// would not fit in `Int`.
-        private func canvasSize(scale: Double) -> PixelSize? {
+        /// The canvas in pixels; nil when a side is not finite or rounds to less than one pixel, or when the
+        /// result would be larger than the source and than ``ImageTransformers/maxResultPixelCount``.
+        private func canvasSize(scale: Double, frames: Int, source: PixelSize) -> PixelSize? {
             let canvasWidth = (width * scale).rounded()
             let canvasHeight = (height * scale).rounded()
             // False for NaN too.
-            guard canvasWidth >= 1, canvasHeight >= 1, canvasWidth * canvasHeight * 4 < 0x1p63 else { return nil }
+            guard canvasWidth >= 1, canvasHeight >= 1,
+                  ImageTransformers.allowsResult(width: canvasWidth, height: canvasHeight, frames: frames, source: source)
+            else { return nil }
             return PixelSize(width: Int(canvasWidth), height: Int(canvasHeight))
         }
 

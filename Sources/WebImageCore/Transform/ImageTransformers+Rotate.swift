@@ -19,7 +19,10 @@ extension ImageTransformers {
     /// so the result always has alpha. An angle of zero keeps the image.
     ///
     /// The canvas is the source's size, or with `fitSize` the bounding box of the turned image, rounded up to
-    /// whole pixels (45° on 300 x 300 gives 425 x 425), as UIKit's renderer rounds a fractional size up.
+    /// whole pixels (45° on 300 x 300 gives 425 x 425), as UIKit's renderer rounds a fractional size up. An angle
+    /// that is not finite, and a bounding box larger than the source and than
+    /// ``ImageTransformers/maxResultPixelCount`` over all frames (a long thin strip turned), give nil: the image
+    /// is kept.
     ///
     /// `transformerKey`: `SDImageRotationTransformer(%f,%d)`, the angle with six decimals and fitSize as 1 or 0,
     /// for example `SDImageRotationTransformer(0.785398,0)`. A thread-safe value; works on every frame.
@@ -46,8 +49,8 @@ extension ImageTransformers {
             guard angle.isFinite else { return nil }
             guard angle != 0 else { return image }
             let (cosine, sine) = Self.cosineAndSine(angle)
+            guard let size = canvasSize(image.pixelSize, cosine: cosine, sine: sine, frames: image.frames.count) else { return nil }
             return ImageTransformers.map(image, preservingMetadata: preserveImageMetadata, hasAlpha: true) { source in
-                let size = canvasSize(source.size, cosine: cosine, sine: sine)
                 guard let result = try? PixelBuffer(uninitializedWidth: size.width, height: size.height) else { return nil }
                 Self.rotate(source, into: result, cosine: cosine, sine: sine)
                 return result
@@ -65,13 +68,15 @@ extension ImageTransformers {
         }
 
         /// The source's size, or the bounding box of the turned source rounded up (a hair of tolerance keeps
-        /// floating-point noise from adding a column).
-        private func canvasSize(_ size: PixelSize, cosine: Double, sine: Double) -> PixelSize {
+        /// floating-point noise from adding a column); nil when the box is larger than the source and than
+        /// ``ImageTransformers/maxResultPixelCount`` over all frames.
+        private func canvasSize(_ size: PixelSize, cosine: Double, sine: Double, frames: Int) -> PixelSize? {
             guard fitSize else { return size }
             let w = Double(size.width), h = Double(size.height)
-            let width = (w * abs(cosine) + h * abs(sine) - 1e-6).rounded(.up)
-            let height = (w * abs(sine) + h * abs(cosine) - 1e-6).rounded(.up)
-            return PixelSize(width: max(1, Int(width)), height: max(1, Int(height)))
+            let width = max(1, (w * abs(cosine) + h * abs(sine) - 1e-6).rounded(.up))
+            let height = max(1, (w * abs(sine) + h * abs(cosine) - 1e-6).rounded(.up))
+            guard ImageTransformers.allowsResult(width: width, height: height, frames: frames, source: size) else { return nil }
+            return PixelSize(width: Int(width), height: Int(height))
         }
 
         /// Fills `result` with `source` turned about both centres. Each target pixel centre is mapped back into
