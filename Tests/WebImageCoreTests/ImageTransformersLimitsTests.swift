@@ -124,4 +124,35 @@ import Testing
         #expect(ImageTransformers.Rotate(angle: .pi / 4, fitSize: true).transform(image: strip, key: "k") == nil)
         #expect(ImageTransformers.Rotate(angle: .pi / 4).transform(image: strip, key: "k")?.pixelSize == strip.pixelSize)
     }
+
+    @Test func aspectFillResamplesOnlyWhatItKeeps() throws {
+        // Enlarged whole before the cut, 13 x 9 covering 2 x 200 000 would be 288 889 x 200 000 pixels (231 GB).
+        let source = try image(13, 9)
+        let result = try #require(
+            ImageTransformers.Resize(width: 2, height: 200_000, scaleMode: .aspectFill).transform(image: source, key: "k")
+        )
+        #expect(result.pixelSize == PixelSize(width: 2, height: 200_000))
+        // Only the middle column (red 36) is kept, stretched down the whole height.
+        for y in stride(from: 0, to: 200_000, by: 9_999) {
+            #expect(result.pixels[x: 0, y: y].red == 36 && result.pixels[x: 1, y: y].red == 36, "row \(y)")
+        }
+        #expect(result.pixels[x: 0, y: 0].green <= 5)
+        #expect(result.pixels[x: 1, y: 199_999].green >= 195)
+    }
+
+    @Test func aspectFillCutsTheMiddleOfTheSource() throws {
+        let source = try image(40, 10)
+        let cover = try #require(ImageTransformers.Resize(width: 10, height: 10, scaleMode: .aspectFill).transform(image: source, key: "k"))
+        #expect(cover.pixelSize == PixelSize(width: 10, height: 10))
+        for y in 0..<10 {
+            for x in 0..<10 {
+                #expect(cover.pixels[x: x, y: y] == source.pixels[x: x + 15, y: y])
+            }
+        }
+        // Shrinking too: 40 x 10 covering 4 x 2 keeps the middle 20 x 10 of the source, five columns a pixel.
+        let small = try #require(ImageTransformers.Resize(width: 4, height: 2, scaleMode: .aspectFill).transform(image: source, key: "k"))
+        #expect(small.pixelSize == PixelSize(width: 4, height: 2))
+        #expect(abs(Int(small.pixels[x: 0, y: 0].red) - 12 * 6) <= 3)
+        #expect(abs(Int(small.pixels[x: 3, y: 1].red) - 27 * 6) <= 3)
+    }
 }

@@ -3,8 +3,10 @@ extension ImageTransformers {
     ///
     /// The canvas is `width` x `height` points (times the image's scale, in pixels, each side rounded).
     /// ``ScaleMode/fill`` stretches the image over it; ``ScaleMode/aspectFit`` fits it inside, centred, with
-    /// transparent bands; ``ScaleMode/aspectFill`` covers it, centred, cut at the edges. Resampling averages areas
-    /// when shrinking and uses Catmull-Rom when enlarging, with colour weighted by alpha.
+    /// transparent bands; ``ScaleMode/aspectFill`` covers it, centred, cut at the edges. The aspect-fill cut is
+    /// made in the source, in whole source pixels, and only the part that shows is resampled: the work and the
+    /// memory are those of the canvas, however far the source is enlarged. Resampling averages areas when
+    /// shrinking and uses Catmull-Rom when enlarging, with colour weighted by alpha.
     ///
     /// Gives nil, which keeps the image, for a side that is not finite or rounds to less than one pixel, and for a
     /// canvas larger than the source and than ``ImageTransformers/maxResultPixelCount`` over all frames.
@@ -38,25 +40,13 @@ extension ImageTransformers {
             guard !source.isEmpty, let canvas = canvasSize(scale: image.scale, frames: image.frames.count, source: source) else {
                 return nil
             }
-            let ratio = (x: Double(canvas.width) / Double(source.width), y: Double(canvas.height) / Double(source.height))
-            let drawn: PixelSize
-            switch scaleMode {
-            case .fill:
-                drawn = canvas
-            case .aspectFit, .aspectFill:
-                let factor = scaleMode == .aspectFit ? min(ratio.x, ratio.y) : max(ratio.x, ratio.y)
-                drawn = PixelSize(
-                    width: max(1, Int((Double(source.width) * factor).rounded())),
-                    height: max(1, Int((Double(source.height) * factor).rounded()))
-                )
-            }
-            let hasAlpha = image.hasAlpha || (scaleMode == .aspectFit && drawn != canvas)
+            let placement = Placement(source: source, canvas: canvas, mode: scaleMode)
+            let hasAlpha = image.hasAlpha || placement.target.size != canvas
             return ImageTransformers.map(image, preservingMetadata: preserveImageMetadata, hasAlpha: hasAlpha) { frame in
-                guard let scaled = drawn == frame.size ? frame : try? frame.resampled(to: drawn, hasAlpha: image.hasAlpha) else {
-                    return nil
-                }
-                guard drawn != canvas else { return scaled }
-                return Self.place(scaled, centredOn: canvas)
+                if placement.isIdentity { return frame }
+                guard let result = try? PixelBuffer(uninitializedWidth: canvas.width, height: canvas.height) else { return nil }
+                placement.draw(frame, into: result, hasAlpha: image.hasAlpha)
+                return result
             }
         }
 
@@ -71,22 +61,83 @@ extension ImageTransformers {
             else { return nil }
             return PixelSize(width: Int(canvasWidth), height: Int(canvasHeight))
         }
+    }
+}
 
-        /// `pixels` centred on a transparent canvas of `size`, cut where it overflows.
-        private static func place(_ pixels: PixelBuffer, centredOn size: PixelSize) -> PixelBuffer? {
-            guard let canvas = try? PixelBuffer(width: size.width, height: size.height, color: .clear) else { return nil }
-            let offsetX = (size.width - pixels.width) / 2
-            let offsetY = (size.height - pixels.height) / 2
-            let fromX = max(0, -offsetX)
-            let toX = max(0, offsetX)
-            let columns = min(pixels.width - fromX, size.width - toX)
-            for row in 0..<size.height {
-                let sourceRow = row - offsetY
-                guard sourceRow >= 0, sourceRow < pixels.height, columns > 0 else { continue }
-                canvas.mutableBaseAddress.advanced(by: row * canvas.bytesPerRow + toX * 4)
-                    .copyMemory(from: pixels.baseAddress.advanced(by: sourceRow * pixels.bytesPerRow + fromX * 4), byteCount: columns * 4)
+extension ImageTransformers.Resize {
+    /// Which pixels of the source go where on the canvas: `crop` of the source is resampled onto `target` of the
+    /// canvas, and the rest of the canvas is transparent.
+    ///
+    /// Aspect-fill cuts in source space, so that only the part of the source that shows is resampled, straight
+    /// to the canvas: an image covering a canvas far longer than it is wide never exists enlarged whole. The cut
+    /// is in whole source pixels, centred, at least one pixel wide.
+    struct Placement {
+        /// A rectangle in whole pixels.
+        struct Rect {
+            var x: Int
+            var y: Int
+            var size: PixelSize
+        }
+
+        let source: PixelSize
+        let canvas: PixelSize
+        let crop: Rect
+        let target: Rect
+
+        init(source: PixelSize, canvas: PixelSize, mode: ScaleMode) {
+            self.source = source
+            self.canvas = canvas
+            let ratio = (x: Double(canvas.width) / Double(source.width), y: Double(canvas.height) / Double(source.height))
+            let whole = (source: Rect(x: 0, y: 0, size: source), canvas: Rect(x: 0, y: 0, size: canvas))
+            switch mode {
+            case .fill:
+                (crop, target) = (whole.source, whole.canvas)
+            case .aspectFit:
+                // The source scaled to fit, centred with transparent bands.
+                let factor = min(ratio.x, ratio.y)
+                let drawn = PixelSize(
+                    width: Self.side(Double(source.width) * factor, atMost: canvas.width),
+                    height: Self.side(Double(source.height) * factor, atMost: canvas.height)
+                )
+                crop = whole.source
+                target = Rect(x: (canvas.width - drawn.width) / 2, y: (canvas.height - drawn.height) / 2, size: drawn)
+            case .aspectFill:
+                // The part of the source that the canvas shows once the source covers it, centred.
+                let factor = max(ratio.x, ratio.y)
+                let kept = PixelSize(
+                    width: Self.side(Double(canvas.width) / factor, atMost: source.width),
+                    height: Self.side(Double(canvas.height) / factor, atMost: source.height)
+                )
+                crop = Rect(x: (source.width - kept.width) / 2, y: (source.height - kept.height) / 2, size: kept)
+                target = whole.canvas
             }
-            return canvas
+        }
+
+        /// Whether the canvas is the source as it is.
+        var isIdentity: Bool { source == canvas && crop.size == source && target.size == canvas }
+
+        /// Writes every pixel of `result` (the canvas) from `pixels` (the source).
+        func draw(_ pixels: PixelBuffer, into result: PixelBuffer, hasAlpha: Bool) {
+            if target.size != canvas {
+                result.mutableBaseAddress.initializeMemory(as: UInt8.self, repeating: 0, count: result.byteCount)
+            }
+            PixelResampler.resample(
+                pixels.baseAddress + crop.y * pixels.bytesPerRow + crop.x * 4,
+                size: crop.size,
+                bytesPerRow: pixels.bytesPerRow,
+                hasAlpha: hasAlpha,
+                into: result.mutableBaseAddress + target.y * result.bytesPerRow + target.x * 4,
+                size: target.size,
+                bytesPerRow: result.bytesPerRow
+            )
+        }
+
+        /// A side of `value` pixels rounded, at least 1 and at most `limit`.
+        private static func side(_ value: Double, atMost limit: Int) -> Int {
+            let rounded = value.rounded()
+            // Also 1 for NaN, which finite sizes of at least one pixel never give.
+            guard rounded >= 1 else { return 1 }
+            return rounded < Double(limit) ? Int(rounded) : limit
         }
     }
 }
