@@ -175,4 +175,40 @@ struct WebPIncrementalTests {
             }
         }
     }
+
+    /// A copy of `data` with the little-endian 32-bit value at `offset` changed by `change`.
+    static func adjustingUInt32(at offset: Int, by change: Int, in data: Data) -> Data {
+        var bytes = [UInt8](data)
+        let value = (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) } + change
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+        return Data(bytes)
+    }
+
+    @Test("a file shorter than its RIFF size ends as a partial image, as the one-shot decode refuses it")
+    func riffSizeOverstated() throws {
+        let data = Fixtures.data("webp/quad-alpha-lossy.webp")
+        let complete = try coder.decode(data)
+        // Every pixel is there; 100 bytes the RIFF header announces are not.
+        let short = Self.adjustingUInt32(at: 4, by: 100, in: data)
+        let error = #expect(throws: WebImageError.self) { try coder.decode(short) }
+        #expect(error?.code == .badImageData)
+        for step in [7, 50, short.count] {
+            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+            let images = Self.feed(short, step: step, to: decoder)
+            let last = try #require(images.last!, "step \(step)")
+            #expect(last.isIncremental, "step \(step)")
+            #expect(last.pixels == complete.pixels, "step \(step)")
+        }
+
+        // Arriving in full, the same image completes once its last byte is there.
+        var padded = short
+        padded.append(Data(count: 100))
+        let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+        decoder.update(short, isFinished: false)
+        #expect(decoder.currentImage()?.isIncremental == true)
+        decoder.update(padded, isFinished: true)
+        let final = try #require(decoder.currentImage())
+        #expect(!final.isIncremental)
+        #expect(final.pixels == (try coder.decode(padded)).pixels)
+    }
 }

@@ -85,4 +85,30 @@ struct WebPFeatures {
             offset = next
         }
     }
+
+    /// The length the headers at the start of `bytes` give the file: the RIFF size, or the end of the image's
+    /// bitstream chunk (`VP8 `, `VP8L`) when that runs further; at least 12.
+    ///
+    /// libwebp's one-shot decoder refuses a file shorter than this as truncated, although its incremental decoder
+    /// may already have every pixel (the end of the file holds no pixel data, or the decoder read past the end
+    /// of its chunk).
+    static func declaredByteCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes.count >= 12 else { return 12 }
+        let riffEnd = 8 + Self.uint32(bytes, at: 4)
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let tag = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), as: UTF8.self)
+            let size = Self.uint32(bytes, at: offset + 4)
+            if tag == "VP8 " || tag == "VP8L" {
+                return max(riffEnd, offset + 8 + size)
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return riffEnd
+    }
+
+    /// The little-endian 32-bit value at `offset` of `bytes`.
+    private static func uint32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
+        (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+    }
 }

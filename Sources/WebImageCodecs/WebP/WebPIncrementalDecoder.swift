@@ -16,6 +16,12 @@ import WebImageCore
 /// data is finished, and then the whole animation (or its first frame with
 /// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does.
 ///
+/// The image is complete, and no longer marked incremental, once libwebp has decoded every pixel and the data
+/// reaches the length the headers declare (the RIFF size, the image's chunk), as the one-shot decode requires.
+/// A file whose data ends short of that keeps its last image marked incremental, even when every pixel is
+/// there: ``WebPCoder/decode(_:options:)`` refuses it as truncated, as libwebp's own decoder and its demuxer
+/// do, where a browser shows the pixels it has.
+///
 /// When the data is finished but the image is cut short, the last partial image stays available; malformed data
 /// or an image over the pixel limit or the decode memory budget makes ``currentImage()`` nil from then on. A still
 /// image that fits the budget only without a partial image beside it gets no partial images, and is decoded
@@ -33,7 +39,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         /// An animation, or a still image whose partial images would not fit in the decode memory budget:
         /// decoded whole once the data is finished.
         case wholeAtEnd
-        /// The complete image.
+        /// The complete image, or, for data that ended short of the length its headers declare, the last
+        /// image, marked incremental.
         case finished(Image)
         /// Malformed data or over the limits.
         case failed
@@ -73,8 +80,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         state.withLock { $0 = current }
     }
 
-    /// The image as far as the data goes: nil before the first row, a partial image while rows are missing, the
-    /// complete image once libwebp has decoded all of it.
+    /// The image as far as the data goes: nil before the first row, a partial image while rows or the end of the
+    /// file are missing, the complete image once libwebp has decoded all of it and the file is whole.
     func currentImage() -> Image? {
         switch state.withLock({ $0.phase }) {
         case .finished(let image):
@@ -107,12 +114,17 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
                 }
                 state.consumed = data.count
             }
-            if session.isComplete {
+            guard session.isComplete else { break }
+            // libwebp's incremental decoder finishes with the last pixel; the one-shot decode also wants the
+            // rest of the file the headers declare, and refuses a shorter one as truncated.
+            let isWhole = data.count >= data.withUnsafeBytes { WebPFeatures.declaredByteCount($0) }
+            if isWhole || isFinished {
                 state.phase = .finished(Image(
                     pixels: session.pixels,
                     scale: options.effectiveScale,
                     format: .webp,
-                    hasAlpha: session.hasAlpha
+                    hasAlpha: session.hasAlpha,
+                    isIncremental: !isWhole
                 ))
             }
         case .wholeAtEnd:
