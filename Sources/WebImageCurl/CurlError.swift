@@ -57,6 +57,12 @@ enum CurlError {
         return WebImageError(kind(of: code), "\(text) (\(url))")
     }
 
+    /// The failure of an `http` or `https` transfer that curl completed without a status code from 100 to 999: a
+    /// reply that is not HTTP, as those curl fails on itself.
+    static func missingStatus(_ status: Int, url: String) -> WebImageError {
+        WebImageError(.badServerResponse, "the server's reply is not valid HTTP: no status code (\(status)) (\(url))")
+    }
+
     /// Whether an SSL connect error is the connection failing under the handshake (reset, closed, broken) rather
     /// than the handshake itself failing: curl gives both one code. A system error says so, and so does OpenSSL's
     /// `SSL_ERROR_SYSCALL` (an I/O error or an end of stream where the protocol wanted more).

@@ -70,8 +70,18 @@ package struct CurlRequest: Sendable {
 
     /// Whether `url` starts with `https:`, in any case, without making a lowercased copy of it.
     static func isHTTPS(_ url: String) -> Bool {
+        hasScheme("https", url)
+    }
+
+    /// Whether `url` starts with `http:` or `https:`, in any case.
+    static func isHTTP(_ url: String) -> Bool {
+        hasScheme("http", url) || hasScheme("https", url)
+    }
+
+    /// Whether `url` starts with `scheme` (lowercase letters) and a colon, in any case.
+    private static func hasScheme(_ scheme: String, _ url: String) -> Bool {
         var bytes = url.utf8.makeIterator()
-        for letter in "https".utf8 {
+        for letter in scheme.utf8 {
             // Setting the 0x20 bit lowers an upper-case letter; of all bytes, only the two cases of a letter map to it.
             guard let byte = bytes.next(), byte | 0x20 == letter else { return false }
         }

@@ -178,6 +178,11 @@ final class CurlTransfer {
         guard let response else {
             return .failure(CurlError.map(code, detail: "no response", url: request.url))
         }
+        // curl reads some status lines it cannot make sense of (`HTTP/200 OK`) as status 0 and goes on; only a
+        // `file:` URL has no status.
+        if !(100...999).contains(response.statusCode), CurlRequest.isHTTP(response.url) {
+            return .failure(CurlError.missingStatus(response.statusCode, url: request.url))
+        }
         return .success(CurlTransferResult(body: body.take(), response: response, metrics: metrics()))
     }
 }

@@ -20,7 +20,10 @@ package enum DownloadResponseCheck {
         if response.statusCode == 304, isConditional {
             return WebImageError(.cacheNotModified, "\(url) was not modified since the cached copy")
         }
-        if response.statusCode > 0, !config.acceptableStatusCodes.contains(response.statusCode) {
+        // A `file:` URL has no status (0); every other response is checked, one that a response modifier left
+        // without a status too.
+        let isFileWithoutStatus = response.statusCode == 0 && response.url.isFileURL
+        if !isFileWithoutStatus, !config.acceptableStatusCodes.contains(response.statusCode) {
             return WebImageError(
                 .invalidDownloadStatusCode,
                 "\(url) answered with status \(response.statusCode)",

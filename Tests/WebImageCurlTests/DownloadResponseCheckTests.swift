@@ -21,6 +21,15 @@ import WebImageCore
         #expect(DownloadResponseCheck.failure(for: response(304), config: config, isConditional: false)?.code == .invalidDownloadStatusCode)
     }
 
+    @Test func onlyAFileURLMayHaveNoStatus() throws {
+        let config = ImageDownloaderConfig()
+        let file = ImageResponse(url: URL(fileURLWithPath: "/tmp/a.png"), statusCode: 0)
+        #expect(DownloadResponseCheck.failure(for: file, config: config, isConditional: false) == nil)
+        let failure = try #require(DownloadResponseCheck.failure(for: response(0), config: config, isConditional: false))
+        #expect(failure.code == .invalidDownloadStatusCode)
+        #expect(failure.statusCode == 0)
+    }
+
     @Test func notModifiedAnswersAConditionalRequest() {
         let failure = DownloadResponseCheck.failure(for: response(304), config: ImageDownloaderConfig(), isConditional: true)
         #expect(failure?.code == .cacheNotModified)

@@ -20,6 +20,20 @@ import WebImageTestSupport
         return result
     }
 
+    /// curl reads `HTTP/200 OK` (after a `100 Continue`) as an HTTP/2 status line with status 0, and completes the
+    /// transfer; status 0 is what a `file:` URL has, so the reply passed every check.
+    @Test func aReplyWithoutAStatusCodeIsABadServerResponse() async throws {
+        let reply = Data("HTTP/1.1 100 Continue\r\n\r\nHTTP/200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8) + png
+        let result = try await downloadOnce(reply)
+        guard case .failure(let error) = result else {
+            Issue.record("succeeded with status \((try? result.get().response.statusCode) ?? -1)")
+            return
+        }
+        #expect(error.code == .badServerResponse, "\(error)")
+        #expect(error.message.contains("no status code"), "\(error.message)")
+        #expect(!ImageLoaderFailure.isPermanent(error))
+    }
+
     @Test func aContentTypeThatNamesNoMediaTypeIsRefusedWhereTypesAreChecked() async throws {
         let listener = try RawTCPListener(.respond(RawTCPListener.response(headers: ["Content-Type: ; image/png"], body: png)))
         let url = try #require(URL(string: listener.url + "image.png"))

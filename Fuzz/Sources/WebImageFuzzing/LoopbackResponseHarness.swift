@@ -61,6 +61,7 @@ enum LoopbackResponseHarness {
         .invalidDownloadStatusCode, .cacheNotModified, .invalidDownloadContentType, .invalidDownloadResponse,
         .badImageData, .unsupportedFormat, .imageTooLarge, .timedOut, .cannotConnect, .cannotFindHost,
         .connectionLost, .tlsFailure, .tooManyRedirects, .responseTooLarge, .unsupportedScheme, .invalidURL,
+        .badServerResponse,
     ]
 
     /// Counts the completions of one download.

@@ -123,8 +123,8 @@ enum ResponseHeaderHarness {
         }
     }
 
-    /// The checks run in SDWebImage's order: a `304` to a conditional request, the status, the media type (a
-    /// malformed `Content-Type` is refused where types are checked).
+    /// The checks run in SDWebImage's order: a `304` to a conditional request, the status (which only a `file:`
+    /// URL may lack), the media type (a malformed `Content-Type` is refused where types are checked).
     private static func check(_ failure: WebImageError?, for response: ImageResponse, config: ImageDownloaderConfig, isConditional: Bool) {
         let status = response.statusCode
         if status == 304, isConditional {
@@ -132,7 +132,7 @@ enum ResponseHeaderHarness {
                 failure?.code == .cacheNotModified,
                 "a 304 to a conditional request gave \(failure.map(String.init(describing:)) ?? "no failure")"
             )
-        } else if status > 0, !config.acceptableStatusCodes.contains(status) {
+        } else if !(status == 0 && response.url.isFileURL), !config.acceptableStatusCodes.contains(status) {
             fuzzCheck(
                 failure?.code == .invalidDownloadStatusCode && failure?.statusCode == status,
                 "status \(status) gave \(failure.map(String.init(describing:)) ?? "no failure")"
