@@ -14,6 +14,8 @@ enum CurlError {
         case cancelled
         /// No byte arrived for the request's stall timeout.
         case stalled(Duration)
+        /// A header line the transfer refused, for the reason given.
+        case malformedHeader(String)
     }
 
     /// The one mapping from a curl failure to a ``WebImageError``.
@@ -27,7 +29,9 @@ enum CurlError {
     ///     that is not allowed (`file:`, say), still `unsupportedScheme` but said to come from the server.
     ///   - sentHTTPRequest: Whether curl failed on an `http` or `https` URL after sending a request for it. curl
     ///     reports a reply without a status line (HTTP/0.9) or with a garbled one as an unsupported protocol, the
-    ///     code it also gives a scheme it refuses; it refuses a scheme before sending anything.
+    ///     code it also gives a scheme it refuses; it refuses a scheme before sending anything. Before 8.1.0, it
+    ///     reports a header line it cannot store (a folded line right after the status line) as a bad argument,
+    ///     the code it otherwise gives an option it refuses, which the engine checks before sending anything.
     ///   - osError: The system error curl saw last (`CURLINFO_OS_ERRNO`), 0 for none.
     static func map(
         _ code: CURLcode, abort: Abort? = nil, detail: String = "", url: String, redirected: Bool = false,
@@ -40,6 +44,8 @@ enum CurlError {
             return WebImageError(.responseTooLarge, "the response from \(url) is larger than \(limit) bytes")
         case .stalled(let limit)?:
             return WebImageError(.timedOut, "no data received from \(url) for \(limit)")
+        case .malformedHeader(let reason)?:
+            return WebImageError(.badServerResponse, "the server's reply is not valid HTTP: \(reason) (\(url))")
         case nil:
             break
         }
@@ -50,6 +56,12 @@ enum CurlError {
         }
         if code == CURLE_UNSUPPORTED_PROTOCOL, sentHTTPRequest {
             return WebImageError(.badServerResponse, "the server's reply is not valid HTTP: \(text) (\(url))")
+        }
+        if code == CURLE_BAD_FUNCTION_ARGUMENT, sentHTTPRequest {
+            return WebImageError(
+                .badServerResponse,
+                "the server's reply is not valid HTTP: a header line curl could not store (\(text)) (\(url))"
+            )
         }
         if code == CURLE_UNSUPPORTED_PROTOCOL, redirected {
             return WebImageError(.unsupportedScheme, "the server redirected to a scheme that is not allowed: \(text) (\(url))")

@@ -10,12 +10,13 @@ let curlTransferWrite: wi_curl_data_callback = { buffer, size, count, context in
     return transfer.receive(UnsafeRawBufferPointer(start: UnsafeRawPointer(buffer), count: size * count))
 }
 
-/// curl's header callback: one header line of any response, redirects included.
+/// curl's header callback: one header line of any response, redirects included; 0 makes curl stop (a line the
+/// transfer refuses).
 let curlTransferHeader: wi_curl_data_callback = { buffer, size, count, context in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: UnsafeRawPointer(buffer), count: size * count))
-    return size * count
+    let accepted = transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: UnsafeRawPointer(buffer), count: size * count))
+    return accepted ? size * count : 0
 }
 
 extension CurlTransfer {
@@ -36,7 +37,11 @@ extension CurlTransfer {
     }
 
     /// Records a header line; a status line starts a new response, so only the last response's headers remain.
-    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+    ///
+    /// Returns false, with the reason in ``abort``, for a folded line right after a status line: it continues no
+    /// field, and RFC 9112 has a client either ignore it or refuse the reply. The transfer refuses it, as libcurl
+    /// before 8.1.0 does before this callback sees the line; later versions pass it on as a field of its own.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         activity &+= 1
         switch CurlHeaderLine(bytes) {
         case .status:
@@ -46,10 +51,14 @@ extension CurlTransfer {
             if responseHeaders.capacity == 0 { responseHeaders.reserveCapacity(12) }
             responseHeaders.append(HTTPHeader(name: name, value: value))
         case .continuation(let more):
-            guard let previous = responseHeaders.popLast() else { return }
+            guard let previous = responseHeaders.popLast() else {
+                abort = .malformedHeader("a folded header line follows the status line")
+                return false
+            }
             responseHeaders.append(HTTPHeader(name: previous.name, value: more.isEmpty ? previous.value : previous.value + " " + more))
         case .other:
             break
         }
+        return true
     }
 }

@@ -169,7 +169,7 @@ final class CurlTransfer {
             return .failure(
                 CurlError.map(
                     code, abort: abort, detail: errorText, url: request.url, redirected: redirects > 0,
-                    sentHTTPRequest: code == CURLE_UNSUPPORTED_PROTOCOL && sentHTTPRequest,
+                    sentHTTPRequest: (code == CURLE_UNSUPPORTED_PROTOCOL || code == CURLE_BAD_FUNCTION_ARGUMENT) && sentHTTPRequest,
                     osError: Int32(truncatingIfNeeded: osError)
                 )
             )
