@@ -205,4 +205,25 @@ struct WebPAnimationTests {
         #expect(still.frameCount == 1)
         expectPixels(try still.frame(at: 0), quadrants(still.frameSize, WebPCoderTests.quad(.white)))
     }
+
+    @Test("a still image's frame source gives what the decode gives, on damaged data too")
+    func stillProviderAgreesWithDecode() throws {
+        // The RIFF and image chunk sizes understate the data by 40 bytes: libwebp's one-shot decoder reads its
+        // bitstream on to the end of the data, where the image's chunk alone comes up short.
+        let data = Fixtures.data("webp/quad-lossy.webp")
+        let damaged = WebPIncrementalTests.adjustingUInt32(
+            at: 16, by: -40, in: WebPIncrementalTests.adjustingUInt32(at: 4, by: -40, in: data)
+        )
+        var thumbnail = ImageDecodeOptions()
+        thumbnail.thumbnailPixelSize = PixelSize(square: 20)
+        for options in [ImageDecodeOptions(), thumbnail] {
+            let decoded = try coder.decode(damaged, options: options)
+            let provider = try coder.makeAnimatedImageProvider(for: damaged, options: options)
+            #expect(provider.frameCount == 1)
+            #expect(provider.frameSize == decoded.pixelSize)
+            #expect(provider.hasAlpha == decoded.hasAlpha)
+            #expect(try provider.frame(at: 0) == decoded.pixels)
+            #expect(provider.duration(ofFrameAt: 0) == 0)
+        }
+    }
 }

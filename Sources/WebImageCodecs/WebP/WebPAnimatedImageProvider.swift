@@ -6,7 +6,8 @@ import Foundation
 import Synchronization
 import WebImageCore
 
-/// The frames of one WebP animation, decoded on demand by libwebp's animation decoder.
+/// The frames of one WebP animation, decoded on demand by libwebp's animation decoder, or the one frame of a
+/// still image, decoded once.
 ///
 /// Thread-safe: the decoder sits behind a lock, and one frame is decoded at a time. Asking for frames in order
 /// costs one composite each; asking for the same frame again costs nothing; asking for an earlier frame resets
@@ -20,8 +21,15 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
     private let durations: [Double]
     private let state: Mutex<State>
 
+    private enum Source {
+        /// A still image, decoded when the provider was made.
+        case still(PixelBuffer)
+        /// An animation composited by libwebp.
+        case animation(WebPAnimationDecoder)
+    }
+
     private struct State {
-        let decoder: WebPAnimationDecoder
+        let source: Source
         /// The frame handed out last, handed out again when it is asked for again.
         var last: (index: Int, pixels: PixelBuffer)?
     }
@@ -37,7 +45,18 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
         loopCount = frameCount > 1 ? header.loopCount : 0
         hasAlpha = header.hasAlpha
         durations = header.durations.prefix(frameCount).map { ImageFrame.normalizedDuration(Double($0) / 1000) }
-        self.state = Mutex(State(decoder: decoder))
+        self.state = Mutex(State(source: .animation(decoder)))
+    }
+
+    /// Creates a provider of one frame: a still image, already decoded.
+    init(data: Data, still image: Image) {
+        animatedImageData = data
+        frameSize = image.pixelSize
+        frameCount = 1
+        loopCount = 0
+        hasAlpha = image.hasAlpha
+        durations = [0]
+        self.state = Mutex(State(source: .still(image.pixels)))
     }
 
     func duration(ofFrameAt index: Int) -> Double {
@@ -54,19 +73,23 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
         }
         return try state.withLock { state throws(WebImageError) -> PixelBuffer in
             if let last = state.last, last.index == index { return last.pixels }
-            let animation = state.decoder
-            state.last = nil
-            if index < animation.nextIndex {
-                animation.reset()
+            switch state.source {
+            case .still(let pixels):
+                return pixels
+            case .animation(let animation):
+                state.last = nil
+                if index < animation.nextIndex {
+                    animation.reset()
+                }
+                while animation.nextIndex < index {
+                    try animation.advance { _, _ in }
+                }
+                let pixels = try animation.advance { canvas, _ throws(WebImageError) in
+                    try animation.makeFrame(from: canvas, reusing: nil)
+                }
+                state.last = (index, pixels)
+                return pixels
             }
-            while animation.nextIndex < index {
-                try animation.advance { _, _ in }
-            }
-            let pixels = try animation.advance { canvas, _ throws(WebImageError) in
-                try animation.makeFrame(from: canvas, reusing: nil)
-            }
-            state.last = (index, pixels)
-            return pixels
         }
     }
 }

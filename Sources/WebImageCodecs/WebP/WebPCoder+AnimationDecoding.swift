@@ -57,7 +57,11 @@ extension WebPCoder {
     /// all frames). The pixel limit applies to libwebp's canvas and to one frame, since the provider holds one
     /// frame at a time; the frame limit (``ImageDecodeOptions/maxFrameCount``) applies as to a full decode. The
     /// decode memory budget applies to what the provider holds: libwebp's two canvases, its decoder for the
-    /// largest frame, the file's copy and two frames. A still WebP gives a provider of one frame.
+    /// largest frame, the file's copy and two frames.
+    ///
+    /// A still WebP gives a provider of one frame, decoded when the provider is made exactly as
+    /// ``decode(_:options:)`` decodes it, with its limits: the frame source and the decode agree on every file,
+    /// damaged ones included.
     ///
     /// - Throws: `badImageData` for data that is not WebP or is malformed; `imageTooLarge` over the limits.
     public func makeAnimatedImageProvider(
@@ -65,11 +69,18 @@ extension WebPCoder {
         options: ImageDecodeOptions
     ) throws(WebImageError) -> any AnimatedImageProviding {
         try checkSignature(data)
+        let features = try data.withBytes { bytes throws(WebImageError) in try WebPFeatures(bytes: bytes) }
+        guard features.isAnimated else {
+            // libwebp's demuxer reads a still file as one frame too, but hands its decoder the image's chunk
+            // alone, where the one-shot decoder reads on to the end of the data: on a damaged file they disagree.
+            let image = try data.withBytes { bytes throws(WebImageError) in
+                try decodeStill(bytes, features: features, options: options)
+            }
+            return WebPAnimatedImageProvider(data: data, still: image)
+        }
         var plan = AnimationPlan(frames: 1, frameSize: .zero)
         let header = try data.withBytes { bytes throws(WebImageError) in
-            // The demuxer reads still files too, as one frame covering the canvas.
-            _ = try WebPFeatures(bytes: bytes)
-            return try WebPAnimationHeader(bytes: bytes) { canvas, frameCount throws(WebImageError) in
+            try WebPAnimationHeader(bytes: bytes) { canvas, frameCount throws(WebImageError) in
                 plan = try animationPlan(canvas: canvas, frameCount: frameCount, options: options, holdsAllFrames: false)
                 return plan.frames
             }
