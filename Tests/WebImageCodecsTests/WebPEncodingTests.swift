@@ -109,6 +109,64 @@ struct WebPEncodingTests {
         }
     }
 
+    @Test("lossy animations keep alpha exactly, also where it changes little from frame to frame")
+    func lossyAnimationAlpha() throws {
+        // Frames of low, close alphas, at several qualities: libwebp's lossy animation encoder takes a pixel within
+        // its tolerance of the previous canvas (1 at quality 100, 22 at quality 10) for unchanged.
+        let alphas: [UInt8] = [3, 2, 130, 128, 0, 1]
+        let frames = try alphas.enumerated().map { index, alpha in
+            let pixels = try PixelBuffer(width: 8, height: 8) { buffer in
+                for offset in stride(from: 0, to: buffer.count, by: 4) {
+                    let x = UInt8(offset / 4 % 8)
+                    buffer[offset] = 200 &+ x
+                    buffer[offset + 1] = 100
+                    buffer[offset + 2] = 50 &+ UInt8(index)
+                    buffer[offset + 3] = alpha
+                }
+            }
+            return ImageFrame(pixels: pixels, duration: 0.1)
+        }
+        let image = Image(frames: frames, loopCount: 2, hasAlpha: true)
+        for quality in [0.1, 0.9, 1.0] {
+            let decoded = try coder.decode(coder.encode(image, as: .webp, options: ImageEncodeOptions(quality: quality)))
+            #expect(decoded.frames.count == alphas.count, "quality \(quality)")
+            #expect(decoded.loopCount == 2)
+            #expect(decoded.frames.map(\.duration) == Array(repeating: 0.1, count: alphas.count))
+            for (index, (frame, alpha)) in zip(decoded.frames, alphas).enumerated() {
+                let found = Set((0..<64).map { frame.pixels[x: $0 % 8, y: $0 / 8].alpha })
+                #expect(found == [alpha], "quality \(quality), frame \(index): alpha \(found.sorted()), written \(alpha)")
+            }
+        }
+
+        // Two frames of two pixels, the first nearly transparent; the encoder's tolerance lets it blend the second
+        // frame's alpha of 2 over the first's, which makes 3.
+        let blended = try [
+            [RGBAColor(red: 0, green: 0, blue: 12, alpha: 2), RGBAColor(red: 105, green: 2, blue: 255, alpha: 2)],
+            [RGBAColor(red: 255, green: 2, blue: 0, alpha: 2), RGBAColor(red: 2, green: 255, blue: 254, alpha: 255)],
+        ].map { colors in
+            ImageFrame(pixels: try PixelBuffer(width: 1, height: 2) { buffer in
+                for (index, color) in colors.enumerated() {
+                    buffer[index * 4] = color.red
+                    buffer[index * 4 + 1] = color.green
+                    buffer[index * 4 + 2] = color.blue
+                    buffer[index * 4 + 3] = color.alpha
+                }
+            }, duration: 0.02)
+        }
+        let pair = try coder.decode(coder.encode(
+            Image(frames: blended, loopCount: 5, hasAlpha: true),
+            as: .webp,
+            options: ImageEncodeOptions(quality: 0.1)
+        ))
+        #expect(pair.frames.map { [$0.pixels[x: 0, y: 0].alpha, $0.pixels[x: 0, y: 1].alpha] } == [[2, 2], [2, 255]])
+
+        // Frames with the same pixels may be merged, and keep their time.
+        let repeated = Image(frames: [frames[0], frames[0], frames[1]], loopCount: 0, hasAlpha: true)
+        let merged = try coder.decode(coder.encode(repeated, as: .webp, options: ImageEncodeOptions(quality: 0.5)))
+        #expect(merged.frames.map(\.duration) == [0.2, 0.1])
+        #expect(merged.frames.map { $0.pixels[x: 0, y: 0].alpha } == [3, 2])
+    }
+
     @Test("encodes only the first frame when asked, and scales animations")
     func animationOptions() throws {
         let original = try coder.decode(Fixtures.data("webp/anim-gif2webp.webp"))

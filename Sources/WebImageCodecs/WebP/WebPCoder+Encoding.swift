@@ -14,8 +14,11 @@ extension WebPCoder {
     /// the colour of transparent pixels; the quality does not apply then (libwebp's default effort is used).
     /// ``ImageEncodeOptions/maxPixelSize`` scales the frames down first and
     /// ``ImageEncodeOptions/firstFrameOnly`` writes only the first frame. Animations keep the frame durations
-    /// (to the millisecond) and the loop count; libwebp's animation encoder may merge a frame that does not
-    /// change the canvas into the frame before it.
+    /// (to the millisecond) and the loop count, and a frame that does not change the canvas may be merged into
+    /// the frame before it. Lossless and opaque animations go through libwebp's animation encoder, which stores
+    /// only what changes between frames; when lossy it takes small differences, alpha included, for no change, so
+    /// a lossy animation with transparency is written as whole frames instead, each encoded as a still image, and
+    /// keeps its alpha losslessly too.
     ///
     /// - Throws: `unsupportedFormat` unless `format` is WebP; `encodingFailed` when a side is over 16383 pixels
     ///   or libwebp fails.
@@ -37,7 +40,7 @@ extension WebPCoder {
     }
 
     /// One `WebPEncode` call writing into libwebp's memory writer.
-    private func encodeStill(_ pixels: PixelBuffer, config: WebPConfig) throws(WebImageError) -> Data {
+    func encodeStill(_ pixels: PixelBuffer, config: WebPConfig) throws(WebImageError) -> Data {
         var config = config
         // Lossless works on ARGB; lossy is imported straight to YUV, skipping an ARGB copy.
         return try Self.withPicture(of: pixels, useARGB: config.lossless != 0) { picture throws(WebImageError) in

@@ -3,9 +3,10 @@ import WebImageCore
 
 /// The one place where libwebp's results become ``WebImageError``s.
 ///
-/// libwebp reports failures in three ways: the decoder's `VP8StatusCode`, the encoder's `WebPEncodingError`
-/// (left in `WebPPicture.error_code`), and functions that only return false or NULL (the demuxer, the animation
-/// decoder and encoder, initialisers). Each is described by an ``Outcome`` and checked by ``check(_:while:)``.
+/// libwebp reports failures in four ways: the decoder's `VP8StatusCode`, the encoder's `WebPEncodingError`
+/// (left in `WebPPicture.error_code`), the muxer's `WebPMuxError`, and functions that only return false or NULL
+/// (the demuxer, the animation decoder and encoder, initialisers). Each is described by an ``Outcome`` and
+/// checked by ``check(_:while:)``.
 enum WebPLibrary {
     /// What a libwebp call reported.
     enum Outcome {
@@ -13,6 +14,8 @@ enum WebPLibrary {
         case decoding(VP8StatusCode)
         /// An encoder status, from `WebPPicture.error_code`.
         case encoding(WebPEncodingError)
+        /// A muxer status.
+        case muxing(WebPMuxError)
         /// An encoder call that returned false or NULL, with what went wrong (the animation encoder's own text
         /// from `WebPAnimEncoderGetError` where it has one).
         case encoderFailed(String)
@@ -25,7 +28,7 @@ enum WebPLibrary {
     /// Returns when `outcome` is a success; throws the matching ``WebImageError`` otherwise.
     ///
     /// Decoder failures are `badImageData` ("WEBP: <what libwebp said> while <action>"); running out of memory is
-    /// `imageTooLarge`; encoder failures are `encodingFailed`.
+    /// `imageTooLarge`; encoder and muxer failures are `encodingFailed`.
     ///
     /// - Parameters:
     ///   - outcome: The status a call returned.
@@ -35,6 +38,7 @@ enum WebPLibrary {
         switch outcome {
         case .decoding(let status) where status == VP8_STATUS_OK: return
         case .encoding(let error) where error == VP8_ENC_OK: return
+        case .muxing(let error) where error == WEBP_MUX_OK: return
         default: break
         }
         if let error = error(for: outcome, while: action()) { throw error }
@@ -56,6 +60,9 @@ enum WebPLibrary {
             return .badImageData(.webp, "\(describe(status)) while \(action)")
         case .encoding(let error):
             if error == VP8_ENC_OK { return nil }
+            return WebImageError(.encodingFailed, "WEBP: \(describe(error)) while \(action)")
+        case .muxing(let error):
+            if error == WEBP_MUX_OK { return nil }
             return WebImageError(.encodingFailed, "WEBP: \(describe(error)) while \(action)")
         case .encoderFailed(let text):
             let detail = text.isEmpty ? "the encoder failed" : text
@@ -92,6 +99,16 @@ enum WebPLibrary {
         case VP8_ENC_ERROR_FILE_TOO_BIG: "the file would be larger than 4 GiB"
         case VP8_ENC_ERROR_USER_ABORT: "encoding was aborted"
         default: "libwebp's encoder failed with status \(error.rawValue)"
+        }
+    }
+
+    /// A readable account of a muxer status.
+    private static func describe(_ error: WebPMuxError) -> String {
+        switch error {
+        case WEBP_MUX_INVALID_ARGUMENT: "libwebp's muxer was given an invalid argument"
+        case WEBP_MUX_BAD_DATA: "libwebp's muxer was given malformed data"
+        case WEBP_MUX_MEMORY_ERROR: "libwebp ran out of memory"
+        default: "libwebp's muxer failed with status \(error.rawValue)"
         }
     }
 }
