@@ -30,6 +30,10 @@ import WebImage
 ///        | gray                                ImageTransformers.Grayscale (also grayscale)
 /// ```
 ///
+/// Numbers are at most 100000000 (either way for the angle), the longest side an image within the default pixel
+/// limit can have, and a resize canvas at most 100 megapixels (``ImageTransformers/maxResultPixelCount``): larger
+/// values can only mean a mistake, and a transformer asked for more would keep the image as it was.
+///
 /// One step becomes that transformer; several become an ``ImageTransformers/Pipeline``, so ``transformer``'s
 /// `transformerKey` is SDWebImage's key for the same chain. A chain that does not parse throws a
 /// `ValidationError` naming the step (its position and text) and what is wrong with it; the commands declare the
@@ -44,7 +48,8 @@ struct TransformArgument: ExpressibleByArgument, Sendable {
             ratio, inside or covering), crop=WxH[+X+Y], flip=h|v|hv, rotate=DEGREES[:fit] (counter-clockwise; fit \
             grows the canvas), round=RADIUS[:CORNERS][:border=W[:COLOR]] (CORNERS: all, or tl, tr, bl, br joined \
             with +), tint=COLOR[:MODE] (MODE: \(modeNames.keys.sorted().joined(separator: ", ")); default \
-            source-in), blur=RADIUS, gray. Sizes and radii are in points; COLOR is #RRGGBB or #RRGGBBAA.
+            source-in), blur=RADIUS, gray. Sizes and radii are in points, numbers at most \(Int(maxNumber)) and a \
+            resize at most \(ImageTransformers.maxResultPixelCount) pixels; COLOR is #RRGGBB or #RRGGBBAA.
             """,
         valueName: "chain"
     )
@@ -135,10 +140,13 @@ struct TransformArgument: ExpressibleByArgument, Sendable {
         }
     }
 
-    /// `WxH[:fill|fit|cover]`.
+    /// `WxH[:fill|fit|cover]`, at most ``ImageTransformers/maxResultPixelCount`` pixels.
     private static func resize(_ parts: [String]) throws(StepError) -> any ImageTransforming {
         guard parts.count <= 2 else { throw StepError("resize is WxH[:fill|fit|cover]") }
         let (width, height) = try size(parts[0])
+        guard width * height <= Double(ImageTransformers.maxResultPixelCount) else {
+            throw StepError("the size '\(parts[0])' is over the limit of \(ImageTransformers.maxResultPixelCount) pixels")
+        }
         var mode = ImageTransformers.Resize.ScaleMode.fill
         if parts.count == 2 {
             guard let named = scaleModes[parts[1]] else { throw StepError("unknown resize mode '\(parts[1])'; use fill, fit or cover") }
@@ -241,7 +249,12 @@ struct TransformArgument: ExpressibleByArgument, Sendable {
         return (width, height)
     }
 
-    /// A decimal number (digits with at most one point), 0 or more unless `allowsNegative`.
+    /// The largest number a step takes, either way: the longest side an image within the default pixel limit can
+    /// have. Sizes, offsets, radii and angles beyond it mean nothing.
+    static let maxNumber = Double(ImageDecodeOptions.defaultMaxPixelCount)
+
+    /// A decimal number (digits with at most one point), 0 or more unless `allowsNegative`, at most ``maxNumber``
+    /// either way.
     private static func number(_ text: String, _ what: String, allowsNegative: Bool = false) throws(StepError) -> Double {
         let digits = allowsNegative && text.hasPrefix("-") ? text.dropFirst() : Substring(text)
         guard digits.contains(where: { ("0"..."9").contains($0) }),
@@ -250,6 +263,9 @@ struct TransformArgument: ExpressibleByArgument, Sendable {
               let value = Double(text), value.isFinite
         else {
             throw StepError("\(what) '\(text)' is not a\(allowsNegative ? "" : " non-negative") number")
+        }
+        guard value.magnitude <= maxNumber else {
+            throw StepError("\(what) '\(text)' is too large; the limit is \(Int(maxNumber))")
         }
         return value
     }

@@ -107,6 +107,14 @@ import WebImage
         #expect(TransformArgument(argument: "flip=h,gray")?.steps.count == 2)
     }
 
+    @Test func numbersUpToTheLimitsAreTaken() throws {
+        #expect(try key("resize=10000x10000:cover") == "SDImageResizingTransformer({10000.000000,10000.000000},2)")
+        #expect(try key("resize=100000000x1") == "SDImageResizingTransformer({100000000.000000,1.000000},0)")
+        #expect(try key("crop=1x1+100000000+0") == "SDImageCroppingTransformer({100000000.000000,0.000000,1.000000,1.000000})")
+        #expect(try key("rotate=-100000000") == ImageTransformers.Rotate(angle: -100_000_000 * .pi / 180).transformerKey)
+        #expect(try key("blur=100000000") == "SDImageBlurTransformer(100000000.000000)")
+    }
+
     @Test(arguments: [
         ("", "the chain is empty"),
         (" , ", "the chain is empty"),
@@ -136,6 +144,16 @@ import WebImage
         ("blur=-1", "the radius '-1' is not a non-negative number"),
         ("gray=1", "step 1 'gray=1': gray takes no value"),
         ("resize=4x4,gray,tint=red", "step 3 'tint=red': the colour 'red'"),
+        (
+            "round=0777777777777777777777777770777777.",
+            "step 1 'round=0777777777777777777777777770777777.': the radius '0777777777777777777777777770777777.' is too large; the limit is 100000000"
+        ),
+        ("resize=100000001x1", "the width '100000001' is too large; the limit is 100000000"),
+        ("crop=1x1+100000000.5+0", "the x offset '100000000.5' is too large"),
+        ("rotate=-123456789", "the angle '-123456789' is too large; the limit is 100000000"),
+        ("round=4:border=1000000000", "the border width '1000000000' is too large"),
+        ("blur=99999999999", "the radius '99999999999' is too large"),
+        ("resize=20000x20000:cover", "step 1 'resize=20000x20000:cover': the size '20000x20000' is over the limit of 100000000 pixels"),
     ])
     func badChainsNameTheStep(chain: String, message: String) {
         let error = failure(chain)
