@@ -8,6 +8,9 @@ import CCurl
 /// frees rather than returns the handles of transfers that used cookies or skipped certificate checks) before a
 /// request sets all its options on it.
 ///
+/// On libcurl before 8.1.0 a handle that performed a transfer never serves another (see
+/// ``reusesPerformedHandles``): the pool keeps a copy with the same options instead.
+///
 /// Curl thread only. Keeps at most ``capacity`` idle handles; ``drain()`` frees them at shutdown.
 final class CurlEasyPool {
     private struct Idle {
@@ -20,6 +23,15 @@ final class CurlEasyPool {
     private let counters: CurlLiveCounters
     /// The most idle handles kept.
     let capacity: Int
+
+    /// Whether a handle that performed a transfer may perform another. libcurl before 8.1.0 keeps, in a handle's
+    /// state, a pointer to the last response header it stored and frees the headers when the handle's next transfer
+    /// starts without clearing that pointer (`curl_easy_reset` leaves it too); a reply whose first header line is
+    /// folded (starts with a space) then makes curl append to freed memory (curl issue 11101, fixed in 8.1.0). Any
+    /// server can send such a reply, so on those versions the pool keeps, of a used handle, a copy made by
+    /// `curl_easy_duphandle` (the same options, a state of its own that no transfer has touched), and frees the
+    /// used one; connections, kept by the multi handle, are reused as before.
+    static let reusesPerformedHandles = CurlRuntime.versionNumber >= 0x08_01_00
 
     init(capacity: Int, counters: CurlLiveCounters) {
         self.capacity = max(0, capacity)
@@ -43,13 +55,25 @@ final class CurlEasyPool {
 
     /// Takes back a handle that is out of the multi handle: kept with `settings` in place (nothing of its last
     /// transfer may still point into it), or reset and kept when `settings` is nil, or freed when the pool is full.
+    /// Where a used handle must not perform again, a copy of it is kept instead when `settings` is set, and nothing
+    /// when it is nil.
     func give(_ easy: UnsafeMutableRawPointer, settings: CurlHandleSettings?) {
         guard idle.count < capacity else {
             Self.free(easy, counters)
             return
         }
-        if settings == nil { curl_easy_reset(easy) }
-        idle.append(Idle(easy: easy, settings: settings))
+        if Self.reusesPerformedHandles {
+            if settings == nil { curl_easy_reset(easy) }
+            idle.append(Idle(easy: easy, settings: settings))
+            return
+        }
+        guard settings != nil, let copy = curl_easy_duphandle(easy) else {
+            Self.free(easy, counters)
+            return
+        }
+        // One handle out, one in: the live count stays as it is.
+        curl_easy_cleanup(easy)
+        idle.append(Idle(easy: copy, settings: settings))
     }
 
     /// Frees every idle handle.

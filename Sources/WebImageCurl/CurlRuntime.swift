@@ -27,6 +27,13 @@ package enum CurlRuntime {
         return String(cString: version)
     }
 
+    /// libcurl's version as one number, `0xXXYYZZ` for version XX.YY.ZZ (for example `0x080100` for 8.1.0).
+    package static var versionNumber: UInt32 {
+        initialize()
+        guard let info = wi_curl_version_info() else { return 0 }
+        return UInt32(info.pointee.version_num)
+    }
+
     /// Whether this libcurl was built with HTTP/2.
     package static var supportsHTTP2: Bool {
         initialize()

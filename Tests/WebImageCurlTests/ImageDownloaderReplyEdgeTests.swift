@@ -65,4 +65,32 @@ import WebImageTestSupport
         let result = try await downloadOnce(reply)
         #expect(result.failureCode == .badServerResponse, "\(result)")
     }
+
+    /// The same reply on a handle that served another transfer. libcurl before 8.1.0 keeps, in an easy handle, a
+    /// pointer to the last header it stored, and frees the headers without clearing it when the handle starts its
+    /// next transfer; a folded first line then makes curl append to the freed header (curl issue 11101). So, on
+    /// a handle that served the first reply, the second reads and reallocates freed memory, unless the downloader
+    /// never gives a handle that performed a transfer to another one there.
+    ///
+    /// Only AddressSanitizer (`Scripts/sanitize.sh`) catches that use reliably: without it, whether the process
+    /// crashes (in `strlen` or `realloc`) or the freed block still looks like a header and the test passes is
+    /// chance.
+    @Test func aFoldedFirstHeaderLineOnAUsedHandleNeverReachesAFreedHeader() async throws {
+        let first = try RawTCPListener(.respond(RawTCPListener.response(headers: ["Content-Type: image/png", "ETag: \"abc\""], body: png)))
+        let folded = Data("HTTP/1.1 200 OK\r\n folded: value\r\nContent-Type: image/png\r\nContent-Length: \(png.count)\r\n\r\n".utf8) + png
+        let second = try RawTCPListener(.respond(folded))
+        var config = ImageDownloaderConfig()
+        // One transfer at a time: each takes the handle the one before it gave back, where handles are reused.
+        config.maxConcurrentDownloads = 1
+        let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
+        for round in 0..<3 {
+            let plain = await downloadData(downloader, try #require(URL(string: first.url + "\(round)/a.png")))
+            #expect(try plain.get().data == png)
+            let refused = await downloadData(downloader, try #require(URL(string: second.url + "\(round)/b.png")))
+            #expect(refused.failureCode == .badServerResponse, "\(refused)")
+        }
+        downloader.invalidate()
+        await first.stop()
+        await second.stop()
+    }
 }
