@@ -2,8 +2,9 @@
 # Runs tests under a sanitizer, in a build folder of its own. Extra arguments go to `swift test` (a --filter
 # replaces the default one).
 #
-#   Scripts/sanitize.sh            every suite under AddressSanitizer (and LeakSanitizer, with the suppressions in
-#                                  Scripts/lsan-suppressions.txt, each with its reason)
+#   Scripts/sanitize.sh            every suite under AddressSanitizer (and LeakSanitizer), with the suppressions in
+#                                  Scripts/asan-suppressions.txt and Scripts/lsan-suppressions.txt, each with its
+#                                  reason
 #   Scripts/sanitize.sh --thread   the manager, prefetcher, cache, downloader, latch and animation suites under
 #                                  ThreadSanitizer
 #
@@ -24,6 +25,7 @@ if [[ $sanitizer == address ]]; then
   build=(--sanitize=address --scratch-path .build-asan)
   # Child processes (the tool, run by the tool's tests) inherit these. The list of suppressions used is not
   # printed: it would land in the tool's standard error, which its tests read.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-suppressions=$(pwd)/Scripts/asan-suppressions.txt}"
   export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/Scripts/lsan-suppressions.txt:print_suppressions=0}"
 else
   filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|DiskCache|MemoryCache|BoundedExecutor|CompletionLatch|DeliveryBatch|AnimatedImage|Curl|ImageDownloader|DownloadCaller|SharedDownload|ProgressiveDownload')
