@@ -74,8 +74,8 @@ struct MeasuredToolRun {
         let signal = status & 0x7F
         return MeasuredToolRun(
             status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            stdout: text(of: outPath) ?? "",
+            stderr: text(of: errPath) ?? "",
             peakResidentBytes: reported > own ? reported : sampled
         )
     }
@@ -83,12 +83,35 @@ struct MeasuredToolRun {
     /// The `VmHWM` line of a `/proc/PID/status` file, in bytes; nil when the file cannot be read or the process
     /// has no memory (a zombie).
     private static func highWaterMark(of path: String) -> Int? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let text = text(of: path) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let digits = line.dropFirst("VmHWM:".count).filter(\.isNumber)
             return Int(digits).map { $0 * 1024 }
         }
         return nil
+    }
+
+    /// The text of the file at `path`, read with `read(2)`; nil when it cannot be opened.
+    ///
+    /// Not `String(contentsOfFile:)`: this toolchain's Foundation loses the 4 KiB buffer it reads an empty file
+    /// into (LeakSanitizer reports every one), and a refused decode prints nothing.
+    private static func text(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `ru_maxrss` in bytes: Linux counts kilobytes, Darwin bytes.
