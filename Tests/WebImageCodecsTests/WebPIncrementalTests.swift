@@ -176,6 +176,34 @@ struct WebPIncrementalTests {
         }
     }
 
+    /// `data`, a file of one `VP8 ` or `VP8L` chunk, with the chunk's header taken out: the bitstream right after
+    /// the RIFF header.
+    static func removingChunkHeader(from data: Data) -> Data {
+        var bytes = [UInt8](data)
+        bytes.removeSubrange(12..<20)
+        let riffSize = bytes.count - 8
+        for index in 0..<4 { bytes[4 + index] = UInt8(truncatingIfNeeded: riffSize >> (8 * index)) }
+        return Data(bytes)
+    }
+
+    @Test(
+        "a bitstream without its chunk header decodes as in one go, whatever the pieces",
+        arguments: ["webp/quad-lossless.webp", "webp/quad-lossy.webp"]
+    )
+    func bitstreamWithoutChunkHeader(fixture: String) throws {
+        let bare = Self.removingChunkHeader(from: Fixtures.data(fixture))
+        // libwebp's one-shot decoder reads the bare bitstream; its incremental decoder, given it in pieces, failed.
+        let whole = try coder.decode(bare)
+        #expect(whole.pixels == (try coder.decode(Fixtures.data(fixture))).pixels)
+        for step in [1, 7, bare.count] {
+            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+            let images = Self.feed(bare, step: step, to: decoder)
+            let last = try #require(images.last!, "step \(step)")
+            #expect(!last.isIncremental, "step \(step)")
+            #expect(last.pixels == whole.pixels, "step \(step)")
+        }
+    }
+
     /// A copy of `data` with the little-endian 32-bit value at `offset` changed by `change`.
     static func adjustingUInt32(at offset: Int, by change: Int, in data: Data) -> Data {
         var bytes = [UInt8](data)

@@ -14,7 +14,9 @@ import WebImageCore
 ///
 /// libwebp cannot decode an animation incrementally: for an animated file ``currentImage()`` is nil until the
 /// data is finished, and then the whole animation (or its first frame with
-/// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does.
+/// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does. The same goes for
+/// a file whose bitstream follows the RIFF header without a chunk header: libwebp's one-shot decoder reads it,
+/// its incremental decoder only when every byte is there at once.
 ///
 /// The image is complete, and no longer marked incremental, once libwebp has decoded every pixel and the data
 /// reaches the length the headers declare (the RIFF size, the image's chunk), as the one-shot decode requires.
@@ -36,8 +38,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         case readingHeaders
         /// A still image being decoded.
         case decoding(WebPIncrementalSession)
-        /// An animation, or a still image whose partial images would not fit in the decode memory budget:
-        /// decoded whole once the data is finished.
+        /// An animation, a bitstream right after the RIFF header without its chunk header, or a still image whose
+        /// partial images would not fit in the decode memory budget: decoded whole once the data is finished.
         case wholeAtEnd
         /// The complete image, or, for data that ended short of the length its headers declare, the last
         /// image, marked incremental.
@@ -139,6 +141,12 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     private func readHeaders(_ state: inout State, from data: Data, isFinished: Bool) throws(WebImageError) {
         if data.count >= 12, ImageFormat.detect(data) != .webp {
             throw .badImageData(.webp, "the data does not start with a RIFF header of type WEBP")
+        }
+        // A bitstream without its chunk header: libwebp reads it only when it has all of it at once, its features
+        // included (a lossy one's first partition must be there).
+        if data.count >= 16, !data.withUnsafeBytes({ WebPFeatures.startsWithImageChunk($0) }) {
+            state.phase = .wholeAtEnd
+            return
         }
         let features = try data.withBytes { bytes throws(WebImageError) in
             data.count >= 12 ? try WebPFeatures(prefix: bytes) : nil
