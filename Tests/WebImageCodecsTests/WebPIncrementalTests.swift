@@ -204,6 +204,21 @@ struct WebPIncrementalTests {
         }
     }
 
+    @Test("a bitstream that runs past its chunk decodes as in one go, whatever the pieces")
+    func bitstreamLongerThanItsChunk() throws {
+        // The VP8L chunk claims 8 bytes fewer than its bitstream takes: libwebp's one-shot decoder reads on to the
+        // end of the data, its incremental decoder fails at the end of the chunk.
+        let understated = Self.adjustingUInt32(at: 16, by: -8, in: Fixtures.data("webp/quad-lossless.webp"))
+        let whole = try coder.decode(understated)
+        for step in [1, 7, understated.count] {
+            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+            let images = Self.feed(understated, step: step, to: decoder)
+            let last = try #require(images.last!, "step \(step)")
+            #expect(!last.isIncremental, "step \(step)")
+            #expect(last.pixels == whole.pixels, "step \(step)")
+        }
+    }
+
     /// A copy of `data` with the little-endian 32-bit value at `offset` changed by `change`.
     static func adjustingUInt32(at offset: Int, by change: Int, in data: Data) -> Data {
         var bytes = [UInt8](data)

@@ -24,8 +24,10 @@ import WebImageCore
 /// there: ``WebPCoder/decode(_:options:)`` refuses it as truncated, as libwebp's own decoder and its demuxer
 /// do, where a browser shows the pixels it has.
 ///
-/// When the data is finished but the image is cut short, the last partial image stays available; malformed data
-/// or an image over the pixel limit or the decode memory budget makes ``currentImage()`` nil from then on. A still
+/// When the data is finished and libwebp's incremental decoder failed or stopped short, the data is decoded in one
+/// go, which is more lenient with some damaged files, so that the result never depends on how the data arrived.
+/// When that fails too, the last partial image of a cut-short image stays available; malformed data or an image
+/// over the pixel limit or the decode memory budget makes ``currentImage()`` nil from then on. A still
 /// image that fits the budget only without a partial image beside it gets no partial images, and is decoded
 /// whole once the data is finished.
 ///
@@ -54,6 +56,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         var phase: Phase = .readingHeaders
         /// Bytes of the data already given to libwebp.
         var consumed = 0
+        /// Whether the finished data went through the one-shot decode already (successful or not).
+        var decodedInOneGo = false
     }
 
     private let coder: WebPCoder
@@ -78,6 +82,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             try advance(&current, with: data, isFinished: isFinished)
         } catch {
             current.phase = .failed
+        }
+        if isFinished {
+            finishInOneGo(&current, with: data)
         }
         state.withLock { $0 = current }
     }
@@ -131,10 +138,31 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             }
         case .wholeAtEnd:
             if isFinished {
+                state.decodedInOneGo = true
                 state.phase = .finished(try coder.decode(data, options: options))
             }
         case .readingHeaders, .finished, .failed, .busy:
             break
+        }
+    }
+
+    /// Decodes the finished data in one go when libwebp's incremental decoder failed or stopped short of the
+    /// last pixel: its one-shot decoder is more lenient with some damaged files (a bitstream longer than its
+    /// chunk, among others), and the result must not depend on how the data arrived. Data the one-shot decode
+    /// refuses too keeps what it had: the last partial image, or nothing.
+    private func finishInOneGo(_ state: inout State, with data: Data) {
+        guard !state.decodedInOneGo else { return }
+        switch state.phase {
+        case .failed:
+            break
+        case .decoding(let session) where !session.isComplete:
+            break
+        default:
+            return
+        }
+        state.decodedInOneGo = true
+        if let image = try? coder.decode(data, options: options) {
+            state.phase = .finished(image)
         }
     }
 
