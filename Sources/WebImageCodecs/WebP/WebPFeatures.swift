@@ -86,18 +86,6 @@ struct WebPFeatures {
         }
     }
 
-    /// Whether the RIFF header at the start of `bytes` is followed by the header of a chunk that starts an image
-    /// (`VP8 `, `VP8L` or `VP8X`), as the format requires; false for too few bytes.
-    ///
-    /// libwebp's one-shot decoder also reads a bare bitstream there, without a chunk header, but its incremental
-    /// decoder then takes the bytes it has when it reads the headers for the whole bitstream and fails as soon as
-    /// it needs more.
-    static func startsWithImageChunk(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count >= 16 else { return false }
-        let tag = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[12..<16]), as: UTF8.self)
-        return tag == "VP8 " || tag == "VP8L" || tag == "VP8X"
-    }
-
     /// The length the headers at the start of `bytes` give the file: the RIFF size, or the end of the image's
     /// bitstream chunk (`VP8 `, `VP8L`) when that runs further; at least 12.
     ///

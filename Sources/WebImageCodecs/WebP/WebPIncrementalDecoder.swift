@@ -14,9 +14,7 @@ import WebImageCore
 ///
 /// libwebp cannot decode an animation incrementally: for an animated file ``currentImage()`` is nil until the
 /// data is finished, and then the whole animation (or its first frame with
-/// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does. The same goes for
-/// a file whose bitstream follows the RIFF header without a chunk header: libwebp's one-shot decoder reads it,
-/// its incremental decoder only when every byte is there at once.
+/// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does.
 ///
 /// The image is complete, and no longer marked incremental, once libwebp has decoded every pixel and the data
 /// reaches the length the headers declare (the RIFF size, the image's chunk), as the one-shot decode requires.
@@ -40,8 +38,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         case readingHeaders
         /// A still image being decoded.
         case decoding(WebPIncrementalSession)
-        /// An animation, a bitstream right after the RIFF header without its chunk header, or a still image whose
-        /// partial images would not fit in the decode memory budget: decoded whole once the data is finished.
+        /// An animation, or a still image whose partial images would not fit in the decode memory budget:
+        /// decoded whole once the data is finished.
         case wholeAtEnd
         /// The complete image, or, for data that ended short of the length its headers declare, the last
         /// image, marked incremental.
@@ -148,8 +146,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
 
     /// Decodes the finished data in one go when libwebp's incremental decoder failed or stopped short of the
     /// last pixel: its one-shot decoder is more lenient with some damaged files (a bitstream longer than its
-    /// chunk, among others), and the result must not depend on how the data arrived. Data the one-shot decode
-    /// refuses too keeps what it had: the last partial image, or nothing.
+    /// chunk, or one right after the RIFF header without its chunk header), and the result must not depend on
+    /// how the data arrived. Data the one-shot decode refuses too keeps what it had: the last partial image, or
+    /// nothing.
     private func finishInOneGo(_ state: inout State, with data: Data) {
         guard !state.decodedInOneGo else { return }
         switch state.phase {
@@ -169,12 +168,6 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     private func readHeaders(_ state: inout State, from data: Data, isFinished: Bool) throws(WebImageError) {
         if data.count >= 12, ImageFormat.detect(data) != .webp {
             throw .badImageData(.webp, "the data does not start with a RIFF header of type WEBP")
-        }
-        // A bitstream without its chunk header: libwebp reads it only when it has all of it at once, its features
-        // included (a lossy one's first partition must be there).
-        if data.count >= 16, !data.withUnsafeBytes({ WebPFeatures.startsWithImageChunk($0) }) {
-            state.phase = .wholeAtEnd
-            return
         }
         let features = try data.withBytes { bytes throws(WebImageError) in
             data.count >= 12 ? try WebPFeatures(prefix: bytes) : nil
