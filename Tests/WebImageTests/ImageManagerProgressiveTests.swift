@@ -66,7 +66,12 @@ import WebImageTestSupport
             #expect(!final.image.isIncremental)
             #expect(final.image.pixels == whole.pixels, "the final image is the one-shot decode")
 
-            // Distinct partials, each closer to the final image than the one before.
+            // Distinct partials, each closer to the final image than the one before. Rows and Adam7 passes only add
+            // detail. A progressive JPEG's partials show the coefficients received so far, and libjpeg smooths the
+            // blocks whose coefficients have not come yet; when a scan starts, it stops smoothing the coefficients
+            // that scan will bring, so the image just after a scan boundary can be farther from the final one than
+            // the image just before it (up to 1.29 times for this fixture, measured over every 16-byte prefix).
+            // There quality grows from the first partial to the last, by steps of less than 1.35 times back.
             var distinct: [Image] = []
             for partial in partials where distinct.last.map({ $0.pixels != partial.pixels }) ?? true {
                 #expect(partial.pixelSize == whole.pixelSize)
@@ -74,8 +79,12 @@ import WebImageTestSupport
             }
             #expect(distinct.count >= 3, "\(fixture): \(partials.count) partial results, \(distinct.count) distinct")
             let differences = distinct.map { meanDifference($0.pixels, whole.pixels) }
+            let stepBack = fixture.hasSuffix("-progressive.jpg") ? 1.35 : 1.0
             for (earlier, later) in zip(differences, differences.dropFirst()) {
-                #expect(later < earlier, "\(fixture): quality grows \(differences)")
+                #expect(later < earlier * stepBack, "\(fixture): quality grows \(differences)")
+            }
+            if let first = differences.first, let last = differences.last {
+                #expect(last < first, "\(fixture): quality grows \(differences)")
             }
 
             // Only the whole image is kept: the original bytes on disk, the final image in memory.
