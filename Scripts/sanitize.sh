@@ -9,8 +9,8 @@
 #                                  ThreadSanitizer
 #
 # On Linux, ThreadSanitizer cannot see Synchronization's Mutex (it locks with raw futex calls), so the thread run
-# compiles with WEBIMAGE_THREAD_SANITIZER, which swaps in a Mutex over pthread_mutex_t that the sanitizer
-# understands (Sources/WebImageCore/Support/SanitizerMutex.swift). Races it reports are real.
+# compiles with WEBIMAGE_THREAD_SANITIZER, under which the package's one lock type, Locked, locks a pthread_mutex_t
+# that the sanitizer understands (Sources/WebImageCore/Concurrency/Locked.swift). Races it reports are real.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -26,7 +26,7 @@ package final class CurlEngine: Sendable {
     }
 
     private let inbox: CurlEngineInbox
-    private let threadState: Mutex<ThreadState>
+    private let threadState: Locked<ThreadState>
     private let nextID = Atomic<UInt64>(1)
     /// The proxy settings that decide connection keys; nil when the engine counts no connections.
     private let proxy: CurlProxyEnvironment?
@@ -78,7 +78,7 @@ package final class CurlEngine: Sendable {
         self.liveCounters = counters
         self.configuration = adjusted
         proxy = adjusted.countsConnections ? CurlProxyEnvironment.current() : nil
-        threadState = Mutex(ThreadState(thread: thread))
+        threadState = Locked(ThreadState(thread: thread))
     }
 
     deinit {

@@ -1,10 +1,10 @@
 import CCurl
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import WebImageCore
 #endif
 
-/// The commands other threads post to the curl thread, behind a `Mutex`, and the wakeup of the thread's
+/// The commands other threads post to the curl thread, behind a `Locked`, and the wakeup of the thread's
 /// `curl_multi_poll`.
 ///
 /// The multi handle is freed by the curl thread only after shutdown is flagged and no poster is between posting and
@@ -30,7 +30,7 @@ final class CurlEngineInbox: Sendable {
         let multi: UnsafeMutableRawPointer
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let waker: Waker
 
     init(multi: UnsafeMutableRawPointer) {

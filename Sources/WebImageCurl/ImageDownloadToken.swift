@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// One caller's part of a download.
@@ -20,7 +19,7 @@ public final class ImageDownloadToken: ImageLoadToken {
     /// The URL the caller asked for.
     public let url: URL
     let delivery: Delivery
-    private let transferMetrics = Mutex<ImageDownloadMetrics?>(nil)
+    private let transferMetrics = Locked<ImageDownloadMetrics?>(nil)
 
     init(url: URL, delivery: Delivery) {
         self.url = url

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// Downloads and decodes images over HTTP and HTTPS with libcurl, as SDWebImage's `SDWebImageDownloader`,
@@ -47,7 +46,7 @@ public final class ImageDownloader: ImageLoading {
     }
     /// The configured headers and their form in a ``DownloadIdentity``, made once.
     let identityDefaults: (headers: [HTTPHeader], normalized: [HTTPHeader])
-    private let downloads = Mutex<(byIdentity: [DownloadIdentity: SharedDownload], nextCaller: Int)>(([:], 0))
+    private let downloads = Locked<(byIdentity: [DownloadIdentity: SharedDownload], nextCaller: Int)>(([:], 0))
 
     /// Makes a downloader and starts its curl thread.
     ///

@@ -4,7 +4,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// The partial images of one progressive transfer: the body so far, kept as it arrives, and an incremental
@@ -33,7 +32,7 @@ final class ProgressiveDownload: Sendable {
         var lastImage: Image?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let coder: any ImageCoding
     private let options: ImageDecodeOptions
     private let executor: BoundedExecutor

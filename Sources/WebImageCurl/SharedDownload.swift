@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// One transfer and every caller waiting on it: the engine's sink for the transfer, and the place where its
@@ -89,7 +88,7 @@ final class SharedDownload: CurlTransferSink {
     private let isConditional: Bool
     private let config: ImageDownloaderConfig
     private let executor: BoundedExecutor
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The downloader, told once when the download has nothing left to do (so that it forgets it), and through
     /// which the transfer is cancelled or raised in the engine. Weak: a download does not keep its downloader
     /// alive, and once the downloader is gone its engine has completed every transfer. (A reference rather than
@@ -112,7 +111,7 @@ final class SharedDownload: CurlTransferSink {
         self.config = config
         self.executor = executor
         self.owner = owner
-        state = Mutex(State(throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)))
+        state = Locked(State(throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)))
     }
 
     /// Records the engine's number for the transfer (after `start` returned).

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// A coder for tests: decodes data that starts with its `magic` bytes to a solid image of `color`, encodes to
@@ -12,7 +11,7 @@ public final class MockCoder: ImageCoding, Sendable {
     public let magic: Data
     public let format: ImageFormat
     public let color: RGBAColor
-    private let counts = Mutex((decodes: 0, encodes: 0))
+    private let counts = Locked((decodes: 0, encodes: 0))
 
     public init(magic: String, format: ImageFormat, color: RGBAColor = .white) {
         self.magic = Data(magic.utf8)

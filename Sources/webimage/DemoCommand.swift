@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// `webimage demo`: the library's loading pipeline end to end, offline, in a few seconds.
 ///
@@ -75,7 +75,7 @@ struct DemoCommand: ParsableCommand {
 
     /// A task's result, handed to a waiting thread.
     private final class Outcome<T: Sendable>: Sendable {
-        private let result = Mutex<Result<T, any Error>?>(nil)
+        private let result = Locked<Result<T, any Error>?>(nil)
         private let ready = DispatchSemaphore(value: 0)
 
         func set(_ value: Result<T, any Error>) {

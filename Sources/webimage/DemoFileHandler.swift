@@ -1,8 +1,8 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// Answers the requests of one connection of the demo's server from a ``Catalog``: `GET` and `HEAD` of
 /// `<prefix><name>` for a file of the catalog with its bytes, `Content-Type` and `Content-Length`; 404 for any
@@ -88,7 +88,7 @@ extension DemoFileHandler {
         }
 
         private let files: [String: File]
-        private let counts = Mutex(DemoTraffic())
+        private let counts = Locked(DemoTraffic())
 
         /// What to send for one request.
         struct Answer: Sendable {

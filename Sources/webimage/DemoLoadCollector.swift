@@ -1,5 +1,5 @@
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// How one load of a pass ended.
 struct DemoLoadOutcome: Sendable {
@@ -24,12 +24,12 @@ final class DemoLoadCollector: Sendable {
         var remaining: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let done: @Sendable ([DemoLoadOutcome]) -> Void
 
     /// A collector for `total` loads that calls `done` once, on the thread of the last one (at once for none).
     init(total: Int, done: @escaping @Sendable ([DemoLoadOutcome]) -> Void) {
-        state = Mutex(State(outcomes: Array(repeating: nil, count: total), remaining: total))
+        state = Locked(State(outcomes: Array(repeating: nil, count: total), remaining: total))
         self.done = done
         if total == 0 { done([]) }
     }

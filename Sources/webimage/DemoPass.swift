@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// One pass of the demo over the whole gallery, and the tier every load of it should be served from.

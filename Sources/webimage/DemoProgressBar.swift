@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import WebImageCore
 
 /// The progress bar of a demo pass: one line on standard output, redrawn in place with `\r` as loads finish.
 ///
@@ -23,7 +23,7 @@ final class DemoProgressBar: Sendable {
         var lastDraw: ContinuousClock.Instant?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A bar that draws when `enabled`; see ``forTerminal(json:)`` for the usual choice.
     init(enabled: Bool) {

@@ -2,8 +2,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// The demo's image server: HTTP/1.1 on 127.0.0.1 (a port the system picks), serving the files of one directory
 /// under `/samples/` and nothing else, so that the demo needs no network.
@@ -33,7 +33,7 @@ final class DemoServer: Sendable {
     private let catalog: DemoFileHandler.Catalog
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     private init(baseURL: URL, catalog: DemoFileHandler.Catalog, group: MultiThreadedEventLoopGroup, channel: any Channel) {
         self.baseURL = baseURL

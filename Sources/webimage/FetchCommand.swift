@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImage
 
 /// `webimage fetch URL...`: loads each URL through an image manager: from the memory cache, the disk cache or the

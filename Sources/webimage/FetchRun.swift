@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// The output of a fetch: one report per URL as it finishes, a progress bar, and the totals.
 ///
@@ -32,12 +32,12 @@ final class FetchRun: Sendable {
 
     private let total: Int
     private let showsProgress: Bool
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(total: Int, json: Bool, showsProgress: Bool) {
         self.total = total
         self.showsProgress = showsProgress
-        state = Mutex(State(reporter: Reporter(json: json)))
+        state = Locked(State(reporter: Reporter(json: json)))
     }
 
     /// Prints `report` and moves the progress bar.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// `webimage prefetch -i FILE`: warms a cache with an image prefetcher.
 struct PrefetchCommand: ParsableCommand {
@@ -46,7 +46,7 @@ struct PrefetchCommand: ParsableCommand {
         var context = ImageContext()
         context.callbackQueue = .global
         let showsProgress = !output.json && isatty(STDERR_FILENO) == 1
-        let counts = Mutex<(finished: Int, skipped: Int)?>(nil)
+        let counts = Locked<(finished: Int, skipped: Int)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let clock = ContinuousClock()
         let started = clock.now

@@ -1,13 +1,12 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImageCore
 
 @Suite struct BoundedExecutorTests {
     @Test func neverRunsMoreThanItsWidthAndRunsEverything() async {
         let executor = BoundedExecutor(width: 3)
-        let state = Mutex((running: 0, peak: 0, done: 0))
+        let state = Locked((running: 0, peak: 0, done: 0))
         // The first two items wait (a bounded time) until both run, so that parallelism is shown however busy
         // the machine is, instead of hoping two 1 ms items overlap.
         let firstTwo = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -41,7 +40,7 @@ import Testing
 
     @Test func runsInSubmissionOrderWhenOneWide() async {
         let executor = BoundedExecutor(width: 1)
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for i in 0..<100 {
                 executor.submit {
@@ -55,7 +54,7 @@ import Testing
 
     @Test func followUpRunsOnTheSameThreadWithTheSlotReleased() async {
         let executor = BoundedExecutor(width: 1)
-        let seen = Mutex<(work: pthread_t?, followUp: pthread_t?, runningInWork: Int, runningInFollowUp: Int)>((nil, nil, -1, -1))
+        let seen = Locked<(work: pthread_t?, followUp: pthread_t?, runningInWork: Int, runningInFollowUp: Int)>((nil, nil, -1, -1))
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             executor.submitWithFollowUp {
                 seen.withLock { $0.work = pthread_self(); $0.runningInWork = executor.runningCount }
@@ -73,7 +72,7 @@ import Testing
 
     @Test func itemsWaitingBehindFollowUpsStillRunInOrder() async {
         let executor = BoundedExecutor(width: 1)
-        let order = Mutex<[Int]>([])
+        let order = Locked<[Int]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             for index in 0..<40 {
                 let record = { @Sendable in

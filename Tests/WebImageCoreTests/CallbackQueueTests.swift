@@ -1,20 +1,19 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImageCore
 
 @Suite struct CallbackQueueTests {
 
     @Test func defaultRunsInlineDuringTheCallAndElsewhereAfter() {
-        let thread = Mutex<String?>(nil)
+        let thread = Locked<String?>(nil)
         let marker = "caller"
         Thread.current.name = marker
         CallbackQueue.default.execute(duringCall: true) { thread.withLock { $0 = Thread.current.name } }
         #expect(thread.withLock { $0 } == marker, "a result ready during the call runs on the caller's thread, at once")
 
         let done = DispatchSemaphore(value: 0)
-        let ranHere = Mutex(false)
+        let ranHere = Locked(false)
         CallbackQueue.default.execute(duringCall: false) {
             ranHere.withLock { $0 = Thread.current.name == marker }
             done.signal()
@@ -26,7 +25,7 @@ import Testing
     @Test func freeGlobalThreadRunsDefaultCompletionsInlineOnly() {
         let marker = "free-global"
         Thread.current.name = marker
-        let ran = Mutex<String?>(nil)
+        let ran = Locked<String?>(nil)
         #expect(CallbackQueue.default.runsInline(duringCall: false, onFreeGlobalThread: true))
         CallbackQueue.default.execute(duringCall: false, onFreeGlobalThread: true) {
             ran.withLock { $0 = Thread.current.name }
@@ -43,7 +42,7 @@ import Testing
     @Test func customQueueSafeExecuteRecognisesItself() {
         let queue = DispatchQueue(label: "callback-test")
         let callback = CallbackQueue(queue)
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         queue.sync {
             callback.execute(duringCall: false) { order.withLock { $0.append("inline") } }
             order.withLock { $0.append("after") }
@@ -51,7 +50,7 @@ import Testing
         #expect(order.withLock { $0 } == ["inline", "after"])
 
         let done = DispatchSemaphore(value: 0)
-        let onQueue = Mutex(false)
+        let onQueue = Locked(false)
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
         callback.execute(duringCall: true) {
@@ -63,13 +62,13 @@ import Testing
     }
 
     @Test func dispatchAndInvokePolicies() {
-        let ran = Mutex(0)
+        let ran = Locked(0)
         CallbackQueue.inline.execute(duringCall: false) { ran.withLock { $0 += 1 } }
         #expect(ran.withLock { $0 } == 1, "invoke runs at once")
         let done = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "dispatch-test")
         let callback = CallbackQueue(queue, policy: .dispatch)
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         queue.sync {
             callback.execute(duringCall: true) {
                 order.withLock { $0.append("block") }
@@ -85,7 +84,7 @@ import Testing
 @Suite struct CompletionLatchTests {
     @Test func deliversExactlyOnceWhateverTheRace() async {
         for _ in 0..<200 {
-            let calls = Mutex<[Result<Int, WebImageError>]>([])
+            let calls = Locked<[Result<Int, WebImageError>]>([])
             let latch = CompletionLatch<Int>(callbackQueue: .inline) { result in calls.withLock { $0.append(result) } }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { latch.finish(.success(1)) }
@@ -99,8 +98,8 @@ import Testing
     }
 
     @Test func cancelDeliversCancelledAndRunsHooks() {
-        let result = Mutex<Result<Int, WebImageError>?>(nil)
-        let hooks = Mutex(0)
+        let result = Locked<Result<Int, WebImageError>?>(nil)
+        let hooks = Locked(0)
         let latch = CompletionLatch<Int>(callbackQueue: .inline) { r in result.withLock { $0 = r } }
         latch.onCancel { hooks.withLock { $0 += 1 } }
         latch.cancel()
@@ -118,7 +117,7 @@ import Testing
     }
 
     @Test func finishedLatchIgnoresCancel() {
-        let count = Mutex(0)
+        let count = Locked(0)
         let latch = CompletionLatch<Int>(callbackQueue: .inline) { _ in count.withLock { $0 += 1 } }
         latch.onCancel { count.withLock { $0 += 100 } }
         #expect(latch.finish(.success(1)))
@@ -132,7 +131,7 @@ import Testing
     @Test func hooksAddedWhileCancellingRunExactlyOnce() async {
         for _ in 0..<200 {
             final class Runs: Sendable {
-                let counts = Mutex([Int](repeating: 0, count: 8))
+                let counts = Locked([Int](repeating: 0, count: 8))
             }
             let runs = Runs()
             let latch = CompletionLatch<Int>(callbackQueue: .inline) { _ in }

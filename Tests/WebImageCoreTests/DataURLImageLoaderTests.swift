@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageTestSupport
@@ -65,7 +64,7 @@ import WebImageTestSupport
         let gate = DispatchSemaphore(value: 0)
         executor.submit { gate.wait() }
         let loader = DataURLImageLoader(coder: coder, executor: executor)
-        let calls = Mutex<[Result<ImageLoaderResult, WebImageError>]>([])
+        let calls = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
         let done = DispatchSemaphore(value: 0)
         let token = loader.requestImage(url: URL(string: "data:,MOCK")!, options: [], context: ImageContext(), progress: nil) { result in
             calls.withLock { $0.append(result) }

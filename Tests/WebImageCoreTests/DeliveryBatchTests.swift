@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -8,7 +7,7 @@ import WebImageTestSupport
 @Suite struct DeliveryBatchTests {
     @Test func gatheredBlocksRunOnlyWhenSentOnceEachAndInOrder() async {
         let batch = DeliveryBatch()
-        let ran = Mutex<[Int]>([])
+        let ran = Locked<[Int]>([])
         for index in 0..<5 {
             batch.add { ran.withLock { $0.append(index) } }
         }
@@ -29,7 +28,7 @@ import WebImageTestSupport
 
     @Test func aGatheringRunsOnOneThreadUntilABlockIsSlow() async {
         let batch = DeliveryBatch()
-        let threads = Mutex<[Int: String]>([:])
+        let threads = Locked<[Int: String]>([:])
         func record(_ index: Int) -> @Sendable () -> Void {
             { threads.withLock { $0[index] = "\(pthread_self())" } }
         }
@@ -49,13 +48,13 @@ import WebImageTestSupport
 
     @Test func blocksForOtherQueuesAreNotGathered() async {
         let batch = DeliveryBatch()
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let queue = DispatchQueue(label: "callers")
         CallbackQueue(queue, policy: .dispatch).execute(duringCall: false, batch: batch) { ran.withLock { $0 = true } }
         #expect(batch.isEmpty, "a caller's own queue gets its block directly")
         #expect(await waitUntil(timeout: .seconds(10)) { ran.withLock { $0 } })
 
-        let gathered = Mutex(false)
+        let gathered = Locked(false)
         CallbackQueue.default.execute(duringCall: false, batch: batch) { gathered.withLock { $0 = true } }
         #expect(batch.count == 1, "a block for the global queue is gathered")
         batch.send()

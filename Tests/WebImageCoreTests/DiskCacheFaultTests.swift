@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageTestSupport
@@ -197,7 +196,7 @@ final class FaultyFileSystem: DiskFileSystem {
     }
 
     private let real = POSIXFileSystem()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func setWriteBudget(_ bytes: Int?) { state.withLock { $0.writeBudget = bytes } }
     func setReadOnly(_ on: Bool) { state.withLock { $0.readOnly = on } }

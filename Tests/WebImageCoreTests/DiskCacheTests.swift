@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 @testable import WebImageCore
 
@@ -281,10 +280,10 @@ enum DiskCacheTesting {
 
 /// A value shared between a test and the closures it hands out.
 final class LockedBox<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Locked<Value>
 
     init(_ value: Value) {
-        self.value = Mutex(value)
+        self.value = Locked(value)
     }
 
     func get() -> Value { value.withLock { $0 } }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageTestSupport
@@ -52,7 +51,7 @@ import WebImageTestSupport
     @Test func memoryHitCompletesDuringTheCall() throws {
         let stored = try image()
         cache.store(stored, data: nil, key: "k", cacheType: .memory)
-        let seen = Mutex<ImageCacheQueryResult?>(nil)
+        let seen = Locked<ImageCacheQueryResult?>(nil)
         let token = cache.query(key: "k") { result in seen.withLock { $0 = try? result.get() } }
         let found = try #require(seen.withLock { $0 }, "the memory hit was delivered before query returned")
         #expect(found.image === stored)
@@ -109,7 +108,7 @@ import WebImageTestSupport
         // Hold the IO queue so that every query joins the first one's read before it starts.
         let gate = DispatchSemaphore(value: 0)
         cache.diskCache.perform { _ in gate.wait() }
-        let results = Mutex<[Image?]>([])
+        let results = Locked<[Image?]>([])
         let done = DispatchGroup()
         for _ in 0..<20 {
             done.enter()
@@ -131,7 +130,7 @@ import WebImageTestSupport
         // Hold the IO queue so that the query waits behind it.
         let gate = DispatchSemaphore(value: 0)
         cache.diskCache.perform { _ in gate.wait() }
-        let results = Mutex<[Result<ImageCacheQueryResult, WebImageError>]>([])
+        let results = Locked<[Result<ImageCacheQueryResult, WebImageError>]>([])
         let token = cache.query(key: "cancelled") { result in results.withLock { $0.append(result) } }
         token.cancel()
         token.cancel()
@@ -152,7 +151,7 @@ import WebImageTestSupport
 
     @Test func cancelRacingSuccessCompletesExactlyOnce() async throws {
         try await storeToDisk(mockData, key: "race")
-        let calls = Mutex(0)
+        let calls = Locked(0)
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<100 {
                 let token = cache.query(key: "race", cacheType: i % 2 == 0 ? .disk : .all) { _ in calls.withLock { $0 += 1 } }
@@ -197,7 +196,7 @@ import WebImageTestSupport
         let dataDone = DispatchSemaphore(value: 0)
         cache.store(nil, data: mockData, key: "sync", cacheType: .disk) { _ in dataDone.signal() }
         dataDone.wait()
-        let seen = Mutex<ImageCacheQueryResult?>(nil)
+        let seen = Locked<ImageCacheQueryResult?>(nil)
         cache.query(key: "sync", options: .queryDiskDataSync) { result in seen.withLock { $0 = try? result.get() } }
         #expect(seen.withLock { $0 }?.cacheType == .disk, "queryDiskDataSync completes during the call")
 

@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImageCore
 import WebImageTestSupport
 
 /// A shared, thread-safe list of what the caches were asked.
 private final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     func removeAll() { entries.withLock { $0.removeAll() } }
     var all: [String] { entries.withLock { $0 } }
@@ -15,12 +14,12 @@ private final class Log: Sendable {
 /// A cache that answers from a dictionary, asynchronously, and records what it was asked.
 private final class RecordingCache: ImageCaching, Sendable {
     let name: String
-    private let images: Mutex<[String: Image]>
+    private let images: Locked<[String: Image]>
     let log: Log
 
     init(_ name: String, images: [String: Image] = [:], log: Log) {
         self.name = name
-        self.images = Mutex(images)
+        self.images = Locked(images)
         self.log = log
     }
 
@@ -107,7 +106,7 @@ private final class RecordingCache: ImageCaching, Sendable {
 
     @Test func cancellingStopsTheWalkAndCompletesOnce() async throws {
         let caches = ImageCaches([RecordingCache("a", log: log), RecordingCache("b", log: log), RecordingCache("c", log: log)])
-        let calls = Mutex<[Result<ImageCacheQueryResult, WebImageError>]>([])
+        let calls = Locked<[Result<ImageCacheQueryResult, WebImageError>]>([])
         let token = caches.query(key: "k", options: [], context: ImageContext(), cacheType: .all) { result in
             calls.withLock { $0.append(result) }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -7,7 +6,7 @@ import WebImageTestSupport
 /// A loader for one scheme that records its requests and answers with a fixed error.
 private final class SchemeLoader: ImageLoading {
     let scheme: String
-    let requests = Mutex<[URL]>([])
+    let requests = Locked<[URL]>([])
 
     init(scheme: String) {
         self.scheme = scheme
@@ -66,7 +65,7 @@ private final class SchemeLoader: ImageLoading {
         #expect(!loaders.canRequestImage(for: URL(string: "gopher://x")!))
         var context = ImageContext()
         context.callbackQueue = .inline
-        let results = Mutex<[Result<ImageLoaderResult, WebImageError>]>([])
+        let results = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
         let token = loaders.requestImage(url: URL(string: "gopher://x")!, options: [], context: context, progress: nil) { result in
             results.withLock { $0.append(result) }
         }

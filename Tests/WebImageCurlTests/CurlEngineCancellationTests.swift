@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCore
 import WebImageTestSupport
@@ -171,7 +170,7 @@ import WebImageTestSupport
 /// Invalidates the engine from its own completion, on the curl thread.
 private final class InvalidatingSink: CurlTransferSink {
     let engine: CurlEngine
-    let completions = Mutex(0)
+    let completions = Locked(0)
 
     init(engine: CurlEngine) {
         self.engine = engine

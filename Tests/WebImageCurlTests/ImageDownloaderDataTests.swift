@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCodecs
 import WebImageCore
@@ -84,7 +83,7 @@ func downloadData(
             defer { downloader.invalidate() }
             let size = Int64(Fixtures.data(photo).count)
             for _ in 0..<20 {
-                let events = Mutex<[String]>([])
+                let events = Locked<[String]>([])
                 let result = await downloadData(downloader, server.url("/image/\(photo)?r=\(UUID().uuidString)")) { progress in
                     events.withLock { $0.append("progress \(progress.receivedBytes)/\(progress.expectedBytes)") }
                 }
@@ -101,7 +100,7 @@ func downloadData(
             let gate = ImageGate(server: server)
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            let calls = Mutex<[Result<DownloadedImageData, WebImageError>]>([])
+            let calls = Locked<[Result<DownloadedImageData, WebImageError>]>([])
             let token = downloader.downloadData(url: server.url("/gated/\(photo)")) { result in
                 calls.withLock { $0.append(result) }
             }
@@ -128,7 +127,7 @@ func downloadData(
             var context = ImageContext()
             context.imageCoder = coder
             let url = server.url("/image/\(photo)")
-            let image = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let image = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
             downloader.downloadImage(url: url, context: context) { result in image.withLock { $0 = result } }
             #expect(await waitUntil(timeout: .seconds(10)) { coder.isDecoding })
 
@@ -147,7 +146,7 @@ func downloadData(
 /// A coder whose decode waits until the test releases it (at most 20 seconds), then decodes as the registry does.
 private final class HeldCoder: ImageCoding, Sendable {
     private let held = DispatchSemaphore(value: 0)
-    private let state = Mutex((decoding: false, released: false))
+    private let state = Locked((decoding: false, released: false))
 
     var isDecoding: Bool { state.withLock { $0.decoding } }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCodecs
 import WebImageCore
@@ -16,8 +15,8 @@ import WebImageTestSupport
             // Timeouts that outlast the test: the transfer is held open until the test has seen a partial image.
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            let partials = Mutex<[Image]>([])
-            let final = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let partials = Locked<[Image]>([])
+            let final = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
             let token = downloader.downloadImage(
                 url: server.url("/half/webp/photo.webp" + query),
                 options: .progressiveLoad,
@@ -43,8 +42,8 @@ import WebImageTestSupport
         try await withTestHTTPServer { server in
             let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            let partials = Mutex(0)
-            let done = Mutex(false)
+            let partials = Locked(0)
+            let done = Locked(false)
             downloader.downloadImage(
                 url: server.url("/trickle/webp/photo.webp"),
                 progress: { progress in if progress.partialImage != nil { partials.withLock { $0 += 1 } } },

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCodecs
 import WebImageCore
@@ -23,7 +22,7 @@ struct ImageDownloaderTLSTests {
     private func load(
         _ downloader: ImageDownloader, _ url: URL, options: ImageOptions = [], timeout: Double = 60
     ) async -> (result: Result<ImageLoaderResult, WebImageError>, token: ImageDownloadToken) {
-        let outcome = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
+        let outcome = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
         let token = downloader.downloadImage(url: url, options: options) { result in
             outcome.withLock { $0 = $0 ?? result }
         }

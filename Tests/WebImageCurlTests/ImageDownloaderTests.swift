@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImageCodecs
 import WebImageCore
@@ -12,7 +11,7 @@ func awaitResult<Success: Sendable>(
     timeout: Double,
     _ start: (@escaping @Sendable (Result<Success, WebImageError>) -> Void) -> Void
 ) async -> Result<Success, WebImageError> {
-    let box = Mutex<CheckedContinuation<Result<Success, WebImageError>, Never>?>(nil)
+    let box = Locked<CheckedContinuation<Result<Success, WebImageError>, Never>?>(nil)
     return await withCheckedContinuation { continuation in
         box.withLock { $0 = continuation }
         start { result in box.withLock { $0.take() }?.resume(returning: result) }
@@ -61,7 +60,7 @@ extension ImageDownloaderConfig {
 }
 
 final class ImageGate: Sendable {
-    private let waiting = Mutex<(open: Bool, responders: [(TestHTTPResponder, [UInt8], String)])>((false, []))
+    private let waiting = Locked<(open: Bool, responders: [(TestHTTPResponder, [UInt8], String)])>((false, []))
 
     init(server: TestHTTPServer) {
         server.routes.registerPrefix("/gated/") { [self] request, responder in
@@ -117,8 +116,8 @@ final class ImageGate: Sendable {
             defer { downloader.invalidate() }
             let url = server.url("/gated/jpeg/photo.jpg")
             final class Record: Sendable {
-                let started = Mutex(0)
-                let results = Mutex<[Result<ImageLoaderResult, WebImageError>]>([])
+                let started = Locked(0)
+                let results = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
             }
             let record = Record()
             await withTaskGroup(of: Void.self) { group in
@@ -167,9 +166,9 @@ final class ImageGate: Sendable {
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let url = server.url("/gated/jpeg/photo.jpg")
-            let cancelled = Mutex<[Result<ImageLoaderResult, WebImageError>]>([])
+            let cancelled = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
             let token = downloader.downloadImage(url: url) { result in cancelled.withLock { $0.append(result) } }
-            let kept = Mutex<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let kept = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
             downloader.downloadImage(url: url) { result in
                 kept.withLock { $0 = result }
             }
@@ -212,7 +211,7 @@ final class ImageGate: Sendable {
         try await withTestHTTPServer { server in
             let gate = ImageGate(server: server)
             // The order in which the server sees the waiting requests.
-            let arrivals = Mutex<[String]>([])
+            let arrivals = Locked<[String]>([])
             server.routes.registerPrefix("/ordered/") { request, responder in
                 arrivals.withLock { $0.append(String(request.remainder)) }
                 let entry = TestHTTPFixtureCatalog.shared.entry(request.remainder)
@@ -222,7 +221,7 @@ final class ImageGate: Sendable {
             config.maxConcurrentDownloads = 1
             let downloader = ImageDownloader(config: config, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            let finished = Mutex(0)
+            let finished = Locked(0)
             func start(_ path: String, _ options: ImageOptions) {
                 downloader.downloadImage(url: server.url(path), options: options) { _ in finished.withLock { $0 += 1 } }
             }
@@ -243,7 +242,7 @@ final class ImageGate: Sendable {
             registerSlowImage(on: server, delay: 20)
             let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
-            let calls = Mutex<[Int: Int]>([:])
+            let calls = Locked<[Int: Int]>([:])
             var tokens: [ImageDownloadToken] = []
             let count = 2_000
             for index in 0..<count {
@@ -329,7 +328,7 @@ final class ImageGate: Sendable {
         try await withTestHTTPServer { server in
             // The stalled transfers must still run when the test invalidates, however late a loaded machine runs it.
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
-            let results = Mutex<[WebImageError.Code?]>([])
+            let results = Locked<[WebImageError.Code?]>([])
             for index in 0..<20 {
                 downloader.downloadImage(url: server.url("/stall?after=10&n=\(index)")) { result in
                     results.withLock { $0.append(result.failureCode) }

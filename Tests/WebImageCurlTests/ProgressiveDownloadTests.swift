@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import WebImageCodecs
 import WebImageCore
@@ -18,7 +17,7 @@ import WebImageTestSupport
         let progressive = ProgressiveDownload(
             coder: ImageCoderRegistry.shared, options: ImageDecodeOptions(), executor: executor, interval: interval
         )
-        let delivered = Mutex<[Image]>([])
+        let delivered = Locked<[Image]>([])
         for chunk in chunks {
             chunk.withUnsafeBytes { bytes in
                 progressive.append(bytes) { image in delivered.withLock { $0.append(image) } }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// Animations with frames on demand through the manager and the cache: `framesOnDemand`, `preloadAllFrames`,
 /// `decodeFirstFrameOnly` and `matchAnimatedImageClass`.
@@ -134,7 +134,7 @@ import WebImageTestSupport
             let loaded = try await harness.load(server.url(Self.path), context: onDemand).get()
             let clock = ManualAnimationClock()
             let player = try #require(AnimatedImagePlayer(image: loaded.image, clock: clock))
-            let shown = Mutex<[PixelBuffer]>([])
+            let shown = Locked<[PixelBuffer]>([])
             player.frameHandler = { _, frame in shown.withLock { $0.append(frame) } }
             player.startPlaying()
             // Long ticks: one frame each, whatever the durations; wait for each prefetch so none is missed.
@@ -154,7 +154,7 @@ import WebImageTestSupport
 
 /// Records how many frames each image it transforms holds, and keeps the image.
 private final class FrameCountingTransformer: ImageTransforming {
-    private let counts = Mutex<[Int]>([])
+    private let counts = Locked<[Int]>([])
 
     var seen: [Int] { counts.withLock { $0 } }
     var transformerKey: String { "FrameCountingTransformer" }

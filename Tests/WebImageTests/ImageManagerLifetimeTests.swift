@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// Cancel storms through the manager, with a tracker proving that no operation, transfer or image outlives them.
 @Suite struct ImageManagerLifetimeTests {
@@ -14,7 +14,7 @@ import WebImageTestSupport
             init(_ object: AnyObject) { self.object = object }
         }
 
-        private let boxes = Mutex<[Weak]>([])
+        private let boxes = Locked<[Weak]>([])
 
         func track(_ object: AnyObject) {
             let box = Weak(object)
@@ -29,7 +29,7 @@ import WebImageTestSupport
         try await withTestHTTPServer { server in
             let tracker = LifetimeTracker()
             let total = 300
-            let counts = Mutex([Int](repeating: 0, count: total))
+            let counts = Locked([Int](repeating: 0, count: total))
             do {
                 let harness = ManagerHarness()
                 // One load that surely succeeds, so that images are among what is tracked however the storm goes.
@@ -58,7 +58,7 @@ import WebImageTestSupport
                 tracker.track(prefetcher)
                 let failed = server.url("/generated?bytes=10&seed=99")
                 _ = await harness.load(failed)
-                let prefetchDone = Mutex(false)
+                let prefetchDone = Locked(false)
                 let kept = prefetcher.prefetch(urls: [failed] + (0..<6).map { server.url("/image/png/rgb8.png?p=\($0)") }) { _, _ in
                     prefetchDone.withLock { $0 = true }
                 }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// The options and context keys of a load that mean something without a user interface, through the manager.
 @Suite struct ImageManagerOptionsTests {
@@ -24,7 +24,7 @@ import WebImageTestSupport
             let url = server.url("/image/png/rgb8.png")
             _ = try await harness.load(url, options: .waitStoreCache).get()
             harness.cache.memoryCache.removeAll()
-            let found = Mutex<ImageLoadResult?>(nil)
+            let found = Locked<ImageLoadResult?>(nil)
             harness.manager.loadImage(url: url, options: .queryDiskDataSync) { result in found.withLock { $0 = try? result.get() } }
             let hit = try #require(found.withLock { $0 })
             #expect(hit.cacheType == .disk)
@@ -104,7 +104,7 @@ import WebImageTestSupport
             let marker = Data("serialized".utf8)
             harness.manager.cacheSerializer = { _, data, _ in data.map { marker + $0 } }
             harness.manager.cacheKeyFilter = { url in url.absoluteString.components(separatedBy: "?")[0] }
-            let seen = Mutex<[ImageOptions]>([])
+            let seen = Locked<[ImageOptions]>([])
             harness.manager.optionsProcessor = { _, options, context in
                 seen.withLock { $0.append(options) }
                 return (options.union(.waitStoreCache), context)
@@ -128,7 +128,7 @@ import WebImageTestSupport
             queue.setSpecific(key: key, value: 7)
             var context = ImageContext()
             context.callbackQueue = CallbackQueue(queue)
-            let onQueue = Mutex<[Bool]>([])
+            let onQueue = Locked<[Bool]>([])
             let url = server.url("/image/png/rgb8.png")
             for _ in 0..<2 {
                 await withCheckedContinuation { continuation in
@@ -147,7 +147,7 @@ import WebImageTestSupport
             let harness = ManagerHarness()
             let url = server.url("/image/png/rgb8.png")
             _ = try await harness.load(url, options: .waitStoreCache).get()
-            let found = Mutex<ImageLoadResult?>(nil)
+            let found = Locked<ImageLoadResult?>(nil)
             harness.manager.loadImage(url: url, options: [.queryMemoryData, .queryMemoryDataSync]) { result in
                 found.withLock { $0 = try? result.get() }
             }

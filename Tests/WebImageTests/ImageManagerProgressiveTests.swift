@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// Progressive loads through the manager: partial results of growing quality while the body trickles in from
 /// the loopback server, then the final image once, equal to a one-shot decode, and nothing partial stored.
@@ -151,7 +151,7 @@ import WebImageTestSupport
             let harness = harness(patient: true)
             let half = TestHTTPHalfBody(on: server)
             let url = server.url("/half/jpeg/photo-progressive.jpg?length=1")
-            let received = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
+            let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
             let operation = harness.manager.loadImage(url: url, options: .progressiveLoad) { result in
                 received.withLock { $0.append(result) }
             }

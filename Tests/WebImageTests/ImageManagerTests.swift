@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// ImageManager end to end against the loopback server: the cache tiers, thumbnails and transformers with their
 /// keys, the download decision, revalidation, and exactly-once completion.
@@ -19,7 +19,7 @@ import WebImageTestSupport
             #expect(first.data == Fixtures.data("jpeg/photo.jpg"))
 
             // A memory hit completes during the call, on this thread.
-            let duringCall = Mutex<ImageLoadResult?>(nil)
+            let duringCall = Locked<ImageLoadResult?>(nil)
             let operation = harness.manager.loadImage(url: url) { result in
                 duringCall.withLock { $0 = try? result.get() }
             }
@@ -224,8 +224,8 @@ import WebImageTestSupport
     @Test func cancellingCompletesOnceWithCancelled() async throws {
         try await withTestHTTPServer { server in
             let harness = ManagerHarness()
-            let count = Mutex(0)
-            let result = Mutex<Result<ImageLoadResult, WebImageError>?>(nil)
+            let count = Locked(0)
+            let result = Locked<Result<ImageLoadResult, WebImageError>?>(nil)
             let operation = harness.manager.loadImage(url: server.url("/generated?bytes=1000&delay_ms=2000")) { outcome in
                 count.withLock { $0 += 1 }
                 result.withLock { $0 = outcome }
@@ -246,7 +246,7 @@ import WebImageTestSupport
     @Test func operationsAreHandlesToTheirLoads() async throws {
         try await withTestHTTPServer { server in
             let harness = ManagerHarness()
-            let count = Mutex(0)
+            let count = Locked(0)
             let slow = harness.manager.loadImage(url: server.url("/generated?bytes=1000&delay_ms=2000")) { _ in
                 count.withLock { $0 += 1 }
             }
@@ -286,7 +286,7 @@ import WebImageTestSupport
         try await withTestHTTPServer { server in
             let harness = ManagerHarness()
             let total = 200
-            let counts = Mutex([Int](repeating: 0, count: total))
+            let counts = Locked([Int](repeating: 0, count: total))
             var operations: [ImageLoadOperation] = []
             operations.reserveCapacity(total)
             for index in 0..<total {

@@ -1,16 +1,16 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// ImagePrefetcher against the loopback server: concurrency limit, counts, exactly-once completion, cancellation,
 /// and the disk-only destination.
 @Suite struct ImagePrefetcherTests {
     /// Records every callback of one token.
     final class Recorder: Sendable {
-        let progress = Mutex<[(Int, Int)]>([])
-        let completions = Mutex<[(Int, Int)]>([])
+        let progress = Locked<[(Int, Int)]>([])
+        let completions = Locked<[(Int, Int)]>([])
 
         var progressHandler: @Sendable (Int, Int) -> Void {
             { [self] finished, total in progress.withLock { $0.append((finished, total)) } }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// The view binding's steps, one branch at a time, against a loader the tests answer by hand.
 @Suite struct WebImageTargetTests {
@@ -350,7 +350,7 @@ import WebImageTestSupport
 
 /// A thread-safe counter.
 final class ResultCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// The frames of one GIF animation, decoded on demand.
@@ -33,7 +32,7 @@ final class GIFAnimatedImageProvider: AnimatedImageProviding {
         var last: (index: Int, pixels: PixelBuffer)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(data: Data, structure: GIFStructure, frameSize: PixelSize) {
         self.animatedImageData = data

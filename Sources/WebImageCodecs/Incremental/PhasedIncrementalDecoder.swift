@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// The phases of a progressive decode shared by the formats that decode from their headers on (PNG, GIF):
@@ -32,7 +31,7 @@ final class PhasedIncrementalDecoder<Format: IncrementalDecodingFormat>: Increme
     }
 
     private let format: Format
-    private let phase = Mutex(Phase.readingHeaders)
+    private let phase = Locked(Phase.readingHeaders)
 
     init(_ format: Format) {
         self.format = format

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// Progressive decoding of one JPEG download.
@@ -46,13 +45,13 @@ final class JPEGIncrementalDecoder: IncrementalImageDecoding {
 
     private let coder: JPEGCoder
     private let options: ImageDecodeOptions
-    private let state: Mutex<Phase>
+    private let state: Locked<Phase>
 
     /// Creates a decoder for one download, decoding as `coder` does with `options`.
     init(coder: JPEGCoder, options: ImageDecodeOptions) {
         self.coder = coder
         self.options = options
-        state = Mutex(Session(options: options).map(Phase.partial) ?? .none)
+        state = Locked(Session(options: options).map(Phase.partial) ?? .none)
     }
 
     /// Gives the decoder all the data received so far; libjpeg resumes where it stopped.

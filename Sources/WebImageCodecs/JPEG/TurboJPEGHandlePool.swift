@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// A few idle TurboJPEG compressors kept for reuse, so that an encode does not pay for creating and destroying
 /// one; decompressors are made for each call.
@@ -17,7 +17,7 @@ final class TurboJPEGHandlePool: Sendable {
     /// The pool the JPEG coder uses.
     static let shared = TurboJPEGHandlePool()
 
-    private let idleCompressors = Mutex<[TurboJPEGHandle]>([])
+    private let idleCompressors = Locked<[TurboJPEGHandle]>([])
     private let maximumIdle: Int
 
     /// Creates a pool that keeps at most `maximumIdle` idle compressors.

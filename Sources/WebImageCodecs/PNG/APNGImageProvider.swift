@@ -2,8 +2,8 @@
 import FoundationEssentials
 #else
 import Foundation
+import WebImageCore
 #endif
-import Synchronization
 
 /// Frames of one APNG decoded on demand, for ``PNGCoder/makeAnimatedImageProvider(for:options:)``.
 ///
@@ -19,7 +19,7 @@ final class APNGImageProvider: AnimatedImageProviding {
     var format: ImageFormat { .png }
 
     private let durations: [Double]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private enum Source {
         /// A still image, or only its first frame asked for: decoded once.
@@ -42,7 +42,7 @@ final class APNGImageProvider: AnimatedImageProviding {
         loopCount = 0
         hasAlpha = image.hasAlpha
         durations = [0]
-        state = Mutex(State(source: .still(image.pixels)))
+        state = Locked(State(source: .still(image.pixels)))
     }
 
     /// A provider that plays `compositor`'s animation; `frameCount` is all its frames or only the first.
@@ -54,7 +54,7 @@ final class APNGImageProvider: AnimatedImageProviding {
         loopCount = frameCount > 1 ? animation.loopCount : 0
         hasAlpha = animation.mayBeTransparent
         durations = animation.frames.prefix(frameCount).map(\.duration)
-        state = Mutex(State(source: .animation(compositor)))
+        state = Locked(State(source: .animation(compositor)))
     }
 
     func duration(ofFrameAt index: Int) -> Double {

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// The frames of one WebP animation, decoded on demand by libwebp's animation decoder, or the one frame of a
@@ -19,7 +18,7 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
     let loopCount: Int
     let hasAlpha: Bool
     private let durations: [Double]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private enum Source {
         /// A still image, decoded when the provider was made.
@@ -45,7 +44,7 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
         loopCount = frameCount > 1 ? header.loopCount : 0
         hasAlpha = header.hasAlpha
         durations = header.durations.prefix(frameCount).map { ImageFrame.normalizedDuration(Double($0) / 1000) }
-        self.state = Mutex(State(source: .animation(decoder)))
+        self.state = Locked(State(source: .animation(decoder)))
     }
 
     /// Creates a provider of one frame: a still image, already decoded.
@@ -56,7 +55,7 @@ final class WebPAnimatedImageProvider: AnimatedImageProviding {
         loopCount = 0
         hasAlpha = image.hasAlpha
         durations = [0]
-        self.state = Mutex(State(source: .still(image.pixels)))
+        self.state = Locked(State(source: .still(image.pixels)))
     }
 
     func duration(ofFrameAt index: Int) -> Double {

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// Progressive decoding of one WebP download.
@@ -60,7 +59,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
 
     private let coder: WebPCoder
     private let options: ImageDecodeOptions
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a decoder for one download, decoding as `coder` does with `options`.
     init(coder: WebPCoder, options: ImageDecodeOptions) {

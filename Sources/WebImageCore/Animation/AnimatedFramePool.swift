@@ -6,7 +6,6 @@ import Foundation
 #if canImport(Dispatch)
 import Dispatch
 #endif
-import Synchronization
 
 /// The decoded frames of one ``AnimatedImage``, kept within a byte budget and shared by every
 /// ``AnimatedImagePlayer`` of that image, as SDWebImage's `SDImageFramePool`.
@@ -58,14 +57,14 @@ public final class AnimatedFramePool: Sendable {
 
     private let provider: any AnimatedImageProviding
     private let scheduler: Scheduler
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let frameByteCount: Int
 
     init(provider: any AnimatedImageProviding, scheduler: Scheduler, maxByteCount: Int = AnimatedFramePool.defaultMaxByteCount) {
         self.provider = provider
         self.scheduler = scheduler
         self.frameByteCount = max(provider.frameSize.width * 4 * provider.frameSize.height, 1)
-        self.state = Mutex(State(maxByteCount: maxByteCount))
+        self.state = Locked(State(maxByteCount: maxByteCount))
     }
 
     /// The most bytes of frames the pool keeps. Lowering it evicts at once, the frames used longest ago first.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Plays an ``AnimatedImage`` without a display: a state machine driven by an ``AnimationClock`` that hands each
 /// frame to ``frameHandler`` when it is due, as SDWebImage's `SDAnimatedImagePlayer`.
 ///
@@ -45,7 +43,7 @@ public final class AnimatedImagePlayer: Sendable {
     /// The image played.
     public let animation: AnimatedImage
     private let clock: any AnimationClock
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A player of `animation`, or nil when it has fewer than two frames.
     ///
@@ -54,7 +52,7 @@ public final class AnimatedImagePlayer: Sendable {
         guard animation.frameCount > 1 else { return nil }
         self.animation = animation
         self.clock = clock
-        self.state = Mutex(State(totalFrameCount: animation.frameCount, totalLoopCount: animation.loopCount))
+        self.state = Locked(State(totalFrameCount: animation.frameCount, totalLoopCount: animation.loopCount))
     }
 
     /// A player of `image`'s ``Image/animation``, or nil when the image has none with two frames or more.

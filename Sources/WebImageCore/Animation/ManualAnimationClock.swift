@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An ``AnimationClock`` that ticks only when told: tests drive a player frame by frame with it, and a tool
 /// that renders an animation without a display steps it as fast as it likes.
 ///
@@ -12,7 +10,7 @@ import Synchronization
 ///
 /// Thread-safe; the tick runs on the thread that calls ``advance(by:)``, outside the clock's lock.
 public final class ManualAnimationClock: AnimationClock {
-    private let tick = Mutex<(@Sendable (Double) -> Void)?>(nil)
+    private let tick = Locked<(@Sendable (Double) -> Void)?>(nil)
 
     /// Creates a stopped clock.
     public init() {}

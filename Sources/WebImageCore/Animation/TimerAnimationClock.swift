@@ -1,7 +1,6 @@
 #if canImport(Dispatch)
 import Dispatch
 #endif
-import Synchronization
 
 /// An ``AnimationClock`` on a dispatch timer: `framesPerSecond` ticks a second on a serial queue of its own,
 /// each reporting the time actually elapsed (measured with the monotonic clock), so a late tick reports more.
@@ -14,7 +13,7 @@ public final class TimerAnimationClock: AnimationClock {
         var last: DispatchTime?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "webimage.animation-clock", qos: .userInteractive)
     /// Ticks a second.
     public let framesPerSecond: Double

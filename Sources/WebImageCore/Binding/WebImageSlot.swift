@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// One load of a ``WebImageTarget`` slot: its key and number in the target's state, and the setter it shows
 /// images through. Every effect on the target (setting an image, the progress, the indicator, the transition)
@@ -77,13 +76,13 @@ struct WebImageSlot: Sendable {
 
 /// A completion call that happens at most once, whoever asks for it (a transition may end more than once).
 private final class OnceCompletion: Sendable {
-    private let call: Mutex<(@Sendable () -> Void)?>
+    private let call: Locked<(@Sendable () -> Void)?>
 
     init(_ completion: ImageLoadResultHandler?, result: Result<ImageLoadResult, WebImageError>) {
         if let completion {
-            call = Mutex({ @Sendable in completion(result) })
+            call = Locked({ @Sendable in completion(result) })
         } else {
-            call = Mutex(nil)
+            call = Locked(nil)
         }
     }
 

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// The binding state a ``WebImageTarget`` keeps: per operation key, the running load (held weakly) and what is
 /// known of the last load (URL, progress); the latest key; and the target's transition and indicator
@@ -14,7 +13,7 @@ import Synchronization
 /// Threading: thread-safe; every method may be called from any thread. Loads are held weakly, as SDWebImage's
 /// operation map holds them: the manager keeps a load alive while it runs.
 public final class WebImageTargetState: Sendable {
-    private let storage = Mutex(Storage())
+    private let storage = Locked(Storage())
 
     private struct Storage {
         var operations: [String: WeakOperation] = [:]

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The disk reads in flight, so that concurrent queries for the same key and decode options wait for one read
 /// and one decode instead of each doing their own.
 ///
@@ -15,7 +13,7 @@ final class CacheReadCoalescer: Sendable {
         var rechecksMemory: Bool
     }
 
-    private let waiting = Mutex<[Key: [CompletionLatch<ImageCacheQueryResult>]]>([:])
+    private let waiting = Locked<[Key: [CompletionLatch<ImageCacheQueryResult>]]>([:])
 
     /// Adds a waiting query; returns whether it is the first for `key` (and must start the work).
     func join(_ key: Key, _ latch: CompletionLatch<ImageCacheQueryResult>) -> Bool {

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// An image cache with a memory tier in front of a disk tier, as SDWebImage's `SDImageCache`.
 ///

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// Several caches behind one, in priority order, as SDWebImage's `SDImageCachesManager`: a query asks the
 /// highest-priority cache first and goes down the list until one has the image; a store goes to the highest
@@ -11,11 +10,11 @@ import Synchronization
 ///
 /// Thread-safe; the list can be changed while other threads use it (each call works on a snapshot).
 public final class ImageCaches: ImageCaching, Sendable {
-    private let list: Mutex<[any ImageCaching]>
+    private let list: Locked<[any ImageCaching]>
 
     /// Creates the composite; `caches` are in priority order, highest first.
     public init(_ caches: [any ImageCaching]) {
-        list = Mutex(caches)
+        list = Locked(caches)
     }
 
     /// The caches, highest priority first.
@@ -60,7 +59,7 @@ public final class ImageCaches: ImageCaching, Sendable {
             latch.finish(.success(.miss), duringCall: duringCall)
             return
         }
-        let answered = Mutex(false)
+        let answered = Locked(false)
         let subToken = cache.query(key: key, options: options, context: context, cacheType: cacheType) { [self] result in
             let synchronous = !answered.withLock { $0 }
             switch result {
@@ -128,7 +127,7 @@ public final class ImageCaches: ImageCaching, Sendable {
             completion?()
             return
         }
-        let remaining = Mutex(snapshot.count)
+        let remaining = Locked(snapshot.count)
         for cache in snapshot {
             operation(cache) {
                 let last = remaining.withLock { count -> Bool in

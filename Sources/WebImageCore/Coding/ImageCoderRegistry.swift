@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// An ordered list of coders, asked from the one added last to the one added first, as SDWebImage's
 /// `SDImageCodersManager`. The registry is itself a coder, so it can stand wherever one coder can.
@@ -17,11 +16,11 @@ import Synchronization
 /// let image = try registry.decode(data, options: ImageDecodeOptions(firstFrameOnly: true))
 /// ```
 public final class ImageCoderRegistry: ImageCoding, Sendable {
-    private let list: Mutex<[any ImageCoding]>
+    private let list: Locked<[any ImageCoding]>
 
     /// Creates a registry; `coders` are asked from the last to the first.
     public init(coders: [any ImageCoding] = []) {
-        list = Mutex(coders)
+        list = Locked(coders)
     }
 
     /// The coders, lowest priority first. Setting replaces the whole list.

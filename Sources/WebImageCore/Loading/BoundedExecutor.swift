@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -26,7 +25,7 @@ public final class BoundedExecutor: Sendable {
 
     /// The most work items running at once.
     public let width: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue: DispatchQueue
 
     /// Creates an executor running at most `width` items at once (at least 1).

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `handler` is written in `init` and afterwards touched only by the one thread whose
 /// compare-and-exchange moved `status` away from pending (it takes the handler and clears it), or by `deinit`.
-/// Every other member is an `Atomic`, a `Mutex` or immutable.
+/// Every other member is an `Atomic`, a `Locked` or immutable.
 package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     package typealias Handler = @Sendable (Result<Success, WebImageError>) -> Void
 
@@ -24,7 +24,7 @@ package final class CompletionLatch<Success: Sendable>: @unchecked Sendable {
     private var handler: Handler?
     /// Work to run on cancellation; read and written with `status` checked under this lock, so a hook added while
     /// the latch is being cancelled runs exactly once.
-    private let hooks = Mutex(CancellationHooks())
+    private let hooks = Locked(CancellationHooks())
     private let callbackQueue: CallbackQueue
     /// Makes what a cancelled caller receives; a closure so that a latch that is never cancelled never formats
     /// the message.

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// Several loaders as one, as SDWebImage's `SDImageLoadersManager`: each request goes to the first loader that
 /// can handle its URL, so that `data:` URLs (and `file:` URLs, when allowed) are served without the network.
@@ -15,11 +14,11 @@ import Synchronization
 ///
 /// Thread-safe: the list is read under a lock and no loader runs while it is held.
 public final class ImageLoaders: ImageDataLoading {
-    private let list: Mutex<[any ImageLoading]>
+    private let list: Locked<[any ImageLoading]>
 
     /// Loaders in the order they are asked: the first that can request a URL gets it.
     public init(_ loaders: [any ImageLoading] = []) {
-        list = Mutex(loaders)
+        list = Locked(loaders)
     }
 
     /// The loaders, in the order they are asked.

@@ -1,12 +1,10 @@
-import Synchronization
-
 /// Runs callbacks one at a time, in the order they were handed over, on a callback queue that may be concurrent:
 /// a later callback never starts before an earlier one has returned.
 ///
 /// A burst of callbacks costs one trip to the queue; the block that drains them runs them all.
 final class SerialCallbacks: Sendable {
     private let queue: CallbackQueue
-    private let state = Mutex<(pending: [@Sendable () -> Void], head: Int, draining: Bool)>(([], 0, false))
+    private let state = Locked<(pending: [@Sendable () -> Void], head: Int, draining: Bool)>(([], 0, false))
 
     init(queue: CallbackQueue) {
         self.queue = queue

@@ -22,7 +22,7 @@ public struct FailedURL: Sendable {
 ///
 /// Thread-safe. Expired entries are dropped when they are looked at, and when the list is read whole.
 final class FailedURLList: Sendable {
-    private let entries = Mutex<[URL: FailedURL]>([:])
+    private let entries = Locked<[URL: FailedURL]>([:])
     /// The number of entries, expired ones included, readable without the lock: a load checks it first.
     private let count = Atomic(0)
     /// How long an entry stays.

@@ -257,7 +257,7 @@ final class ImageLoadJob: Sendable {
         let waits = options.contains(.waitStoreCache)
         let group = DispatchGroup()
         // The first store that failed, for a load that waits for its stores.
-        let firstFailure = Mutex<WebImageError?>(nil)
+        let firstFailure = Locked<WebImageError?>(nil)
         for store in stores {
             if waits { group.enter() }
             store.cache.store(store.image, data: store.data, key: store.key, options: options, context: inner, cacheType: store.cacheType) { [manager, url] outcome in

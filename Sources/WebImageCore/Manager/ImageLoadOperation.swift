@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// One load started by ``ImageManager/loadImage(url:options:context:progress:completion:)``: its cache query and
 /// its loader request, cancelled together (SDWebImage's `SDWebImageCombinedOperation`).
@@ -32,14 +31,14 @@ public struct ImageLoadOperation: Sendable, Hashable {
     final class Run: Sendable {
         let latch: CompletionLatch<ImageLoadResult>
         let callbackQueue: CallbackQueue
-        let state: Mutex<State>
+        let state: Locked<State>
         /// Whether the caller gave a progress handler.
         let wantsProgress: Bool
 
         init(latch: CompletionLatch<ImageLoadResult>, callbackQueue: CallbackQueue, state: State, wantsProgress: Bool) {
             self.latch = latch
             self.callbackQueue = callbackQueue
-            self.state = Mutex(state)
+            self.state = Locked(state)
             self.wantsProgress = wantsProgress
         }
     }

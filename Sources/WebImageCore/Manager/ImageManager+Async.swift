@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// What ``ImageManager/imageLoadEvents(url:options:context:)`` yields.
 public enum ImageLoadEvent: Sendable {
@@ -125,7 +124,7 @@ extension ImageManager {
 /// Settles the race between starting a load and cancelling the task that waits for it: whichever comes second
 /// cancels the operation.
 private final class OperationBox: Sendable {
-    private let state = Mutex<(operation: ImageLoadOperation?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(operation: ImageLoadOperation?, cancelled: Bool)>((nil, false))
 
     func set(_ operation: ImageLoadOperation) {
         let cancelled = state.withLock { state in

@@ -233,7 +233,7 @@ extension ImageManager {
         context.thumbnailPixelSize = nil
         context.preserveAspectRatio = nil
         // A memory query completes during the call; a cache that answers later is too late for this method.
-        let found = Mutex<Image?>(nil)
+        let found = Locked<Image?>(nil)
         let inCall = Atomic(true)
         cache.query(key: key, options: [], context: context, cacheType: .memory) { result in
             guard inCall.load(ordering: .acquiring), case .success(let hit) = result else { return }

@@ -34,8 +34,8 @@ public final class ImageManager: Sendable {
     let transforms = TransformCoalescer()
     /// The streams of ``events(bufferingNewest:)``.
     let eventStreams = ImageManagerEventStreams()
-    private let settings = Mutex(Settings.none)
-    private let running = Mutex<[ObjectIdentifier: ImageLoadOperation]>([:])
+    private let settings = Locked(Settings.none)
+    private let running = Locked<[ObjectIdentifier: ImageLoadOperation]>([:])
     /// ``cache`` when it is an ``ImageCache``, whose memory tier a load reads directly (no cast per load).
     let memoryCacheOwner: ImageCache?
 

@@ -11,7 +11,7 @@ final class ImageManagerEventStreams: Sendable {
         var continuations: [Int: AsyncStream<ImageManagerEvent>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Whether any stream is open, readable without the lock: with none, sending costs one load.
     private let hasSubscribers = Atomic(false)
 

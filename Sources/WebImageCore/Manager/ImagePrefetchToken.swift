@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// One call of ``ImagePrefetcher/prefetch(urls:options:context:destination:progress:completion:)``: its URLs,
 /// its counts, and the way to stop it.
@@ -15,7 +14,7 @@ public final class ImagePrefetchToken: Sendable {
     private let progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)?
     private let completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)?
     private let callbacks: SerialCallbacks
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var finished = 0

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// Loads images ahead of need, a few at a time, as SDWebImage's `SDWebImagePrefetcher`.
 ///
@@ -36,7 +35,7 @@ public final class ImagePrefetcher: Sendable {
 
     /// The manager the images are loaded through.
     public let manager: ImageManager
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var maxConcurrent = 3

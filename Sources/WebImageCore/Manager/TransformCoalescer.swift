@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Transforms by the key their result is stored under and the image they start from: loads of one URL with one
 /// transformer that received the same decoded image (the downloader shares one decode among them) share one
 /// transform as well, whether they ask while it runs or shortly after.
@@ -29,7 +27,7 @@ final class TransformCoalescer: Sendable {
 
     /// Finished transforms remembered at most.
     private static let rememberedLimit = 128
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Runs `transformer` on `image` on `executor`, unless the same transform is running or has just finished
     /// with both images still alive, and hands the result (nil when the transformer kept the image as it was) to

@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A pool of large scratch buffers (a full-size decode that is then scaled down, an orientation pass), reused
 /// between decodes.
@@ -33,11 +32,11 @@ public final class ScratchBufferPool: Sendable {
         var maximumCount: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a pool.
     public init(maximumRetainedBytes: Int = 256 << 20, maximumRetainedCount: Int = 4) {
-        state = Mutex(State(maximumBytes: maximumRetainedBytes, maximumCount: maximumRetainedCount))
+        state = Locked(State(maximumBytes: maximumRetainedBytes, maximumCount: maximumRetainedCount))
     }
 
     deinit {

@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import WebImageCore
 
 /// The open client connections of a test server, so that shutdown can close them all, stalled ones included.
 final class TestHTTPConnectionSet: Sendable {
@@ -9,7 +9,7 @@ final class TestHTTPConnectionSet: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds `channel`; false once the server is shutting down, when the channel must be closed instead.
     func insert(_ channel: any Channel) -> Bool {

@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// The bodies of `/generated`: N pseudo-random bytes from a seed, made once per size and seed and kept, so that
 /// serving one costs a copy and not a generation (the download benchmarks ask for thousands).
@@ -17,7 +17,7 @@ final class TestHTTPGeneratedBodies: Sendable {
 
     /// The most bytes kept.
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int = 64 << 20) {
         self.capacity = capacity

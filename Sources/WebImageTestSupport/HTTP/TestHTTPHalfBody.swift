@@ -1,10 +1,10 @@
-import Synchronization
+import WebImageCore
 
 /// A route for progressive loads: `<prefix><fixture>[?length=1]` sends the first half of the fixture at once
 /// (with Content-Length when `length` is given) and the rest only when ``release()`` is called, so that a test
 /// can wait for a partial image of exactly half the body.
 public final class TestHTTPHalfBody: Sendable {
-    private let held = Mutex<(TestHTTPResponder, [UInt8])?>(nil)
+    private let held = Locked<(TestHTTPResponder, [UInt8])?>(nil)
 
     /// Registers the route on `server`.
     public init(on server: TestHTTPServer, prefix: String = "/half/") {

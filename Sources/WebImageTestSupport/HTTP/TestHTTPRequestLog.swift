@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// The requests a test server has seen: a count per path and the headers of the last request per path.
 final class TestHTTPRequestLog: Sendable {
@@ -8,7 +8,7 @@ final class TestHTTPRequestLog: Sendable {
         var total = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func record(path: String, headers: [(String, String)]) {
         state.withLock {

@@ -1,4 +1,4 @@
-import Synchronization
+import WebImageCore
 
 /// A route's handler: runs on the connection's event loop, so it must not block; it answers through the responder,
 /// now or later (`TestHTTPResponder/after(milliseconds:_:)`).
@@ -13,7 +13,7 @@ public final class TestHTTPRoutes: Sendable {
         var prefixes: [(prefix: String, handler: TestHTTPHandler)] = []
     }
 
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
 
     /// An empty table: every path answers 404.
     public init() {}

@@ -8,7 +8,6 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// A real HTTP server on 127.0.0.1 for the tests, with routes that misbehave on purpose: plain HTTP/1.1, or HTTPS
 /// (HTTP/1.1 only, or HTTP/2 where the client offers it) with a self-signed certificate (see ``TLSMode``).

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WebImageCore
 
 /// An animation of solid frames, one colour per frame (red channel = index), that counts its decodes.
@@ -16,7 +15,7 @@ final class SyntheticAnimation: AnimatedImageProviding {
     let durations: [Double]
     /// Frames whose decode fails.
     let failing: Set<Int>
-    private let decodes = Mutex<[Int]>([])
+    private let decodes = Locked<[Int]>([])
 
     init(durations: [Double], loopCount: Int = 0, size: PixelSize = PixelSize(width: 4, height: 2), failing: Set<Int> = []) {
         self.durations = durations
@@ -54,7 +53,7 @@ final class SyntheticAnimation: AnimatedImageProviding {
 
 /// A frame-pool scheduler that holds decodes until the test runs them.
 final class HeldScheduler: Sendable {
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let pending = Locked<[@Sendable () -> Void]>([])
 
     var scheduler: AnimatedFramePool.Scheduler {
         AnimatedFramePool.Scheduler { [self] work in pending.withLock { $0.append(work) } }
@@ -74,7 +73,7 @@ final class HeldScheduler: Sendable {
 
 /// What a player showed, in order.
 final class PlayerRecorder: Sendable {
-    private let state = Mutex<(frames: [Int], loops: [Int])>(([], []))
+    private let state = Locked<(frames: [Int], loops: [Int])>(([], []))
 
     func attach(to player: AnimatedImagePlayer) {
         player.frameHandler = { [self] index, frame in

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import WebImageTestSupport
 #if canImport(Glibc)
 import Glibc
+import WebImageCore
 #endif
 
 /// A tiny TCP server on 127.0.0.1 for the engine's tests before a real HTTP server is at hand: it accepts connections
@@ -26,8 +26,8 @@ final class RawTCPListener: Sendable {
     let port: UInt16
     private let socket: Int32
     private let behaviour: Behaviour
-    private let state = Mutex(State())
-    private let done = Mutex(false)
+    private let state = Locked(State())
+    private let done = Locked(false)
 
     init(_ behaviour: Behaviour) throws {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImageCore
 @testable import WebImageCurl
 import WebImageTestSupport
@@ -21,7 +20,7 @@ final class RecordingSink: CurlTransferSink {
     }
 
     let name: String
-    private let events = Mutex(Events())
+    private let events = Locked(Events())
     private let order: CompletionOrder?
 
     init(name: String = "", order: CompletionOrder? = nil) {
@@ -94,7 +93,7 @@ extension CurlRequest {
 
 /// The names of sinks in the order they completed.
 final class CompletionOrder: Sendable {
-    private let names = Mutex<[String]>([])
+    private let names = Locked<[String]>([])
     func append(_ name: String) { names.withLock { $0.append(name) } }
     var all: [String] { names.withLock { $0 } }
 }

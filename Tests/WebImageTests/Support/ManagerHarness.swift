@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import WebImage
 import WebImageTestSupport
+import WebImageCore
 
 /// A manager over a cache in its own temporary directory and its own downloader, for one test.
 final class ManagerHarness: Sendable {
@@ -61,7 +61,7 @@ final class ManagerHarness: Sendable {
 
     /// The results of one load, and the wait for its final one.
     private final class Collector: Sendable {
-        private let state = Mutex<(results: [Result<ImageLoadResult, WebImageError>], waiting: CheckedContinuation<Void, Never>?)>(([], nil))
+        private let state = Locked<(results: [Result<ImageLoadResult, WebImageError>], waiting: CheckedContinuation<Void, Never>?)>(([], nil))
 
         func start(_ continuation: CheckedContinuation<Void, Never>) {
             state.withLock { $0.waiting = continuation }
@@ -99,7 +99,7 @@ final class ManagerHarness: Sendable {
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let time = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    private let time = Locked(Date(timeIntervalSince1970: 1_700_000_000))
     var now: Date { time.withLock { $0 } }
     func advance(seconds: Double) { time.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
@@ -111,7 +111,7 @@ func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
 
 /// A transformer that paints the image red, counting its calls.
 final class PaintTransformer: ImageTransforming {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     let transformerKey: String
 
     init(key: String = "PaintTransformer(red)") {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// A render target for tests: records every image set in its two slots (the main image and a background), on
 /// a serial queue of its own.
@@ -18,7 +18,7 @@ final class RecordingTarget: WebImageTarget {
     let queue: DispatchQueue
     let webImageCallbackQueue: CallbackQueue
     let webImageManager: ImageManager
-    private let log = Mutex<[Shown]>([])
+    private let log = Locked<[Shown]>([])
     private static let queueKey = DispatchSpecificKey<Bool>()
 
     init(manager: ImageManager) {
@@ -74,7 +74,7 @@ final class RecordingTarget: WebImageTarget {
 
 /// Records every result a completion receives.
 final class ResultLog: Sendable {
-    private let results = Mutex<[Result<ImageLoadResult, WebImageError>]>([])
+    private let results = Locked<[Result<ImageLoadResult, WebImageError>]>([])
 
     var handler: ImageLoadResultHandler {
         { [self] result in results.withLock { $0.append(result) } }
@@ -98,7 +98,7 @@ final class RecordingIndicator: WebImageIndicator {
         case start, stop, progress(Double)
     }
 
-    private let log = Mutex<[Call]>([])
+    private let log = Locked<[Call]>([])
     var calls: [Call] { log.withLock { $0 } }
 
     func startAnimating() { log.withLock { $0.append(.start) } }
@@ -115,7 +115,7 @@ final class HeldTransition: WebImageTransition {
         var completion: @Sendable (Bool) -> Void
     }
 
-    private let log = Mutex<[Run]>([])
+    private let log = Locked<[Run]>([])
     /// Whether it applies and completes at once, instead of waiting for the test.
     let immediate: Bool
 

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import WebImage
+import WebImageCore
 
 /// A loader whose requests wait until the test answers them: with progress, partial images, an image or an error.
 final class ScriptedLoader: ImageLoading {
@@ -8,12 +8,12 @@ final class ScriptedLoader: ImageLoading {
     final class Request: ImageLoadToken {
         let url: URL
         let options: ImageOptions
-        private let state: Mutex<(progress: ImageLoadProgressHandler?, completion: ImageLoadCompletion?, cancelled: Bool)>
+        private let state: Locked<(progress: ImageLoadProgressHandler?, completion: ImageLoadCompletion?, cancelled: Bool)>
 
         init(url: URL, options: ImageOptions, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion) {
             self.url = url
             self.options = options
-            state = Mutex((progress, completion, false))
+            state = Locked((progress, completion, false))
         }
 
         func cancel() {
@@ -54,7 +54,7 @@ final class ScriptedLoader: ImageLoading {
         }
     }
 
-    private let requests = Mutex<[Request]>([])
+    private let requests = Locked<[Request]>([])
 
     func canRequestImage(for url: URL) -> Bool { true }
 

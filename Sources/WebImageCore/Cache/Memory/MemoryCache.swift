@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The memory tier of the image cache: an exact least-recently-used cache of decoded images, bounded by total
 /// cost (bytes of pixels) and by count.
 ///
@@ -25,7 +23,7 @@ import Synchronization
 ///
 /// - Complexity: Lookup, insertion, removal and each eviction are O(1). A hit allocates nothing.
 public final class MemoryCache: Sendable {
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates an empty cache.
     ///
@@ -35,7 +33,7 @@ public final class MemoryCache: Sendable {
     ///   - countLimit: The most entries; 0 (the default) for no limit.
     ///   - usesWeakMap: Whether images are also held weakly, to be found again after eviction; off by default.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = 0, usesWeakMap: Bool = false) {
-        state = Mutex(State(costLimit: costLimit, countLimit: countLimit, usesWeakMap: usesWeakMap))
+        state = Locked(State(costLimit: costLimit, countLimit: countLimit, usesWeakMap: usesWeakMap))
     }
 
     /// The most the costs of the entries may add up to, in bytes; 0 for no limit.
