@@ -72,18 +72,27 @@ extension ImageCache {
         return token
     }
 
-    /// The asynchronous disk look-up: joins a read in flight for the same plan, or starts one.
+    /// The asynchronous disk look-up: joins a read in flight for the same plan, or starts one. A query that is
+    /// cancelled leaves the read; the last one to leave stops it before its next step.
     private func queryDisk(_ plan: QueryPlan, latch: CompletionLatch<ImageCacheQueryResult>, rechecksMemory: Bool) {
-        let readKey = plan.readKey(rechecksMemory: rechecksMemory)
-        if let readKey, !reads.join(readKey, latch) { return }
-
-        // Who receives the result: every query waiting for the shared read, or this one alone.
-        let isWanted: @Sendable () -> Bool = { [reads] in readKey.map { reads.isWanted($0) } ?? !latch.isDone }
-        let deliver: @Sendable (ImageCacheQueryResult) -> Void = { [reads] result in
-            let waiting = readKey.map { reads.takeWaiters($0) } ?? [latch]
-            for waiter in waiting { waiter.finish(.success(result)) }
+        guard let readKey = plan.readKey(rechecksMemory: rechecksMemory) else {
+            // The context's own coder makes the decode this query's alone.
+            readDisk(plan, rechecksMemory: rechecksMemory, isWanted: { !latch.isDone }) { latch.finish(.success($0)) }
+            return
         }
+        let ticket = reads.join(readKey, receiver: { latch.finish(.success($0)) }) { flight in
+            readDisk(plan, rechecksMemory: rechecksMemory, isWanted: { flight.isWanted }, deliver: flight.finish)
+        }
+        latch.onCancel { [reads] in reads.leave(ticket) }
+    }
 
+    /// Reads the plan's data on the IO queue and decodes it on the executor, asking `isWanted` before each step.
+    private func readDisk(
+        _ plan: QueryPlan,
+        rechecksMemory: Bool,
+        isWanted: @escaping @Sendable () -> Bool,
+        deliver: @escaping @Sendable (ImageCacheQueryResult) -> Void
+    ) {
         diskCache.perform { [self] store in
             guard isWanted() else { return }
             // Another query or a store may have put the image in memory since this query missed there.

@@ -39,8 +39,8 @@ extension ImageCache {
 
         /// The identity of the read and decode this plan needs, for sharing them between concurrent queries; nil
         /// when the context's own coder makes the decode particular to this query.
-        func readKey(rechecksMemory: Bool) -> CacheReadCoalescer.Key? {
-            hasOwnCoder ? nil : CacheReadCoalescer.Key(
+        func readKey(rechecksMemory: Bool) -> ReadKey? {
+            hasOwnCoder ? nil : ReadKey(
                 key: key,
                 memoryKey: memoryKey,
                 decodeOptions: decodeOptions,
@@ -48,6 +48,15 @@ extension ImageCache {
                 rechecksMemory: rechecksMemory
             )
         }
+    }
+
+    /// The identity of a disk read and its decode: concurrent queries with equal keys share one of each.
+    struct ReadKey: Hashable, Sendable {
+        var key: String
+        var memoryKey: String
+        var decodeOptions: ImageDecodeOptions
+        var writesBackToMemory: Bool
+        var rechecksMemory: Bool
     }
 }
 
