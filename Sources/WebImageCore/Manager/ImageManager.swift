@@ -31,7 +31,7 @@ public final class ImageManager: Sendable {
     public let executor: BoundedExecutor
 
     let failedURLList: FailedURLList
-    let transforms = TransformCoalescer()
+    let transforms = SharedTransforms()
     /// The streams of ``events(bufferingNewest:)``.
     let eventStreams = ImageManagerEventStreams()
     private let settings = Locked(Settings.none)

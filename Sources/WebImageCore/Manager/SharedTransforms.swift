@@ -1,11 +1,12 @@
 /// Transforms by the key their result is stored under and the image they start from: loads of one URL with one
 /// transformer that received the same decoded image (the downloader shares one decode among them) share one
-/// transform as well, whether they ask while it runs or shortly after.
+/// transform as well, whether they ask while it runs (a ``SingleFlight``) or shortly after (a finished transform
+/// remembered weakly).
 ///
 /// Finished transforms are remembered weakly (the source and the result), a bounded number of them: a result is
 /// reused only while both images are still alive somewhere, so this holds no pixels of its own.
-final class TransformCoalescer: Sendable {
-    private struct Key: Hashable {
+final class SharedTransforms: Sendable {
+    struct Key: Hashable, Sendable {
         let cacheKey: String
         /// The source image's identity; checked against the weak source of a finished entry before reuse.
         let image: ObjectIdentifier
@@ -19,15 +20,15 @@ final class TransformCoalescer: Sendable {
         let keptSource: Bool
     }
 
-    private struct State {
-        var running: [Key: [@Sendable (Image?) -> Void]] = [:]
+    private struct Recent {
         var done: [Key: Done] = [:]
         var order: [Key] = []
     }
 
     /// Finished transforms remembered at most.
     private static let rememberedLimit = 128
-    private let state = Locked(State())
+    private let running = SingleFlight<Key, Image?>()
+    private let recent = Locked(Recent())
 
     /// Runs `transformer` on `image` on `executor`, unless the same transform is running or has just finished
     /// with both images still alive, and hands the result (nil when the transformer kept the image as it was) to
@@ -43,51 +44,40 @@ final class TransformCoalescer: Sendable {
         completion: @escaping @Sendable (Image?) -> Void
     ) {
         let id = Key(cacheKey: key, image: ObjectIdentifier(image))
-        enum Next { case run, wait, reuse(Image?) }
-        let next: Next = state.withLock { state in
-            if let done = state.done[id], done.source === image {
-                if done.keptSource { return .reuse(nil) }
-                if let result = done.result { return .reuse(result) }
-            }
-            if state.running[id] != nil {
-                state.running[id]?.append(completion)
-                return .wait
-            }
-            state.running[id] = [completion]
-            return .run
+        let finished: Image?? = recent.withLock { recent in
+            guard let done = recent.done[id], done.source === image else { return .none }
+            if done.keptSource { return .some(nil) }
+            return done.result.map { .some($0) } ?? .none
         }
-        switch next {
-        case .wait:
+        if let finished {
+            completion(finished)
             return
-        case .reuse(let result):
-            completion(result)
-        case .run:
+        }
+        _ = running.join(id, receiver: completion) { flight in
             executor.submit { [self] in
                 // Transformers work on frames in memory: an animation decoded on demand is decoded whole first.
                 let whole = image.animation == nil ? image : (try? image.withAllFrames()) ?? image
                 let result = transformer.transform(image: whole, key: key)
-                let callers = state.withLock { state in
-                    remember(Done(source: image, result: result, keptSource: result == nil), for: id, in: &state)
-                    return state.running.removeValue(forKey: id) ?? []
-                }
-                for caller in callers { caller(result) }
+                // Remembered before the flight ends, so that a caller coming in between finds one or the other.
+                recent.withLock { remember(Done(source: image, result: result, keptSource: result == nil), for: id, in: &$0) }
+                flight.finish(result)
             }
         }
     }
 
-    private func remember(_ done: Done, for id: Key, in state: inout State) {
-        if state.done.updateValue(done, forKey: id) == nil { state.order.append(id) }
-        guard state.order.count > Self.rememberedLimit else { return }
+    private func remember(_ done: Done, for id: Key, in recent: inout Recent) {
+        if recent.done.updateValue(done, forKey: id) == nil { recent.order.append(id) }
+        guard recent.order.count > Self.rememberedLimit else { return }
         // Forget entries whose images are gone, then the oldest.
-        state.order.removeAll { key in
-            guard let entry = state.done[key], entry.source != nil else {
-                state.done[key] = nil
+        recent.order.removeAll { key in
+            guard let entry = recent.done[key], entry.source != nil else {
+                recent.done[key] = nil
                 return true
             }
             return false
         }
-        while state.order.count > Self.rememberedLimit {
-            state.done[state.order.removeFirst()] = nil
+        while recent.order.count > Self.rememberedLimit {
+            recent.done[recent.order.removeFirst()] = nil
         }
     }
 }
