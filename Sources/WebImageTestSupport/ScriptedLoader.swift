@@ -1,13 +1,17 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import WebImage
+#endif
 import WebImageCore
 
-/// A loader whose requests wait until the test answers them: with progress, partial images, an image or an error.
-final class ScriptedLoader: ImageLoading {
+/// A loader for tests whose requests wait until the test answers them: with progress, partial images, an image or
+/// an error. Records every request; thread-safe.
+public final class ScriptedLoader: ImageLoading {
     /// One request, until it is answered or cancelled.
-    final class Request: ImageLoadToken {
-        let url: URL
-        let options: ImageOptions
+    public final class Request: ImageLoadToken {
+        public let url: URL
+        public let options: ImageOptions
         private let state: Locked<(progress: ImageLoadProgressHandler?, completion: ImageLoadCompletion?, cancelled: Bool)>
 
         init(url: URL, options: ImageOptions, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion) {
@@ -16,7 +20,7 @@ final class ScriptedLoader: ImageLoading {
             state = Locked((progress, completion, false))
         }
 
-        func cancel() {
+        public func cancel() {
             let completion = state.withLock { state -> ImageLoadCompletion? in
                 guard state.completion != nil else { return nil }
                 state.cancelled = true
@@ -26,22 +30,22 @@ final class ScriptedLoader: ImageLoading {
             completion?(.failure(WebImageError(.cancelled, "cancelled \(url)")))
         }
 
-        var isCancelled: Bool { state.withLock { $0.cancelled } }
-        var isFinished: Bool { state.withLock { $0.completion == nil } }
+        public var isCancelled: Bool { state.withLock { $0.cancelled } }
+        public var isFinished: Bool { state.withLock { $0.completion == nil } }
 
         /// Reports progress, with a partial image when given.
-        func report(received: Int64, expected: Int64, partial: Image? = nil) {
+        public func report(received: Int64, expected: Int64, partial: Image? = nil) {
             let progress = state.withLock { $0.progress }
             progress?(ImageLoadProgress(receivedBytes: received, expectedBytes: expected, partialImage: partial))
         }
 
         /// Completes with `image` (and a few bytes of data).
-        func succeed(_ image: Image) {
+        public func succeed(_ image: Image) {
             finish(.success(ImageLoaderResult(image: image, data: Data([1, 2, 3]))))
         }
 
         /// Completes with `error`.
-        func fail(_ error: WebImageError) {
+        public func fail(_ error: WebImageError) {
             finish(.failure(error))
         }
 
@@ -56,9 +60,11 @@ final class ScriptedLoader: ImageLoading {
 
     private let requests = Locked<[Request]>([])
 
-    func canRequestImage(for url: URL) -> Bool { true }
+    public init() {}
 
-    func requestImage(
+    public func canRequestImage(for url: URL) -> Bool { true }
+
+    public func requestImage(
         url: URL, options: ImageOptions, context: ImageContext,
         progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion
     ) -> any ImageLoadToken {
@@ -67,19 +73,19 @@ final class ScriptedLoader: ImageLoading {
         return request
     }
 
-    func shouldBlockFailedURL(_ url: URL, error: WebImageError) -> Bool { false }
+    public func shouldBlockFailedURL(_ url: URL, error: WebImageError) -> Bool { false }
 
     /// Every request made so far.
-    var all: [Request] { requests.withLock { $0 } }
+    public var all: [Request] { requests.withLock { $0 } }
 
     /// The last request for `url`, once it has been made (waits at most 10 s).
-    func request(for url: URL) async -> Request? {
-        _ = await eventually { [self] in requests.withLock { $0.contains { $0.url == url } } }
+    public func request(for url: URL) async -> Request? {
+        _ = await waitUntil(timeout: .seconds(10)) { [self] in requests.withLock { $0.contains { $0.url == url } } }
         return requests.withLock { $0.last { $0.url == url } }
     }
 }
 
 /// A solid image whose width tells it apart: `width` × 2 pixels of `color`.
-func solidImage(width: Int, color: RGBAColor = .white) -> Image {
+public func solidImage(width: Int, color: RGBAColor = .white) -> Image {
     Image(pixels: try! PixelBuffer(width: width, height: 2, color: color), hasAlpha: false)
 }
