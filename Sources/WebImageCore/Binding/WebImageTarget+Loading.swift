@@ -116,13 +116,8 @@ extension WebImageTarget {
         context.callbackQueue = queue
         let slot = WebImageSlot(state: state, key: key, generation: generation, setter: setter)
 
-        // Set by the manager once the memory tier has not completed the load during the call: a memory hit then
-        // shows with no placeholder first.
-        let setPlaceholder: (() -> Void)? = options.contains(.delayPlaceholder) ? nil : {
-            queue.execute(duringCall: true) { slot.set(placeholder, data: nil, cacheType: .none, url: url) }
-        }
         guard let url else {
-            setPlaceholder?()
+            setPlaceholder(placeholder, in: slot, url: nil, options: options, queue: queue)
             let error = WebImageError(.invalidURL, "the image URL is nil")
             queue.execute(duringCall: true) {
                 slot.indicator?.stopAnimating()
@@ -130,11 +125,7 @@ extension WebImageTarget {
             }
             return nil
         }
-        queue.execute(duringCall: true) { slot.indicator?.startAnimating() }
-        let operation = manager.loadImage(url: url, options: options, context: context, progress: { report in
-            slot.progress(received: report.receivedBytes, expected: report.expectedBytes)
-            progress?(report)
-        }, completion: { [weak self] result in
+        let deliver: ImageLoadResultHandler = { [weak self] result in
             let decision = WebImageSetDecision(
                 outcome: result.success?.outcome, cacheType: result.success?.cacheType ?? .none, options: options
             )
@@ -144,9 +135,30 @@ extension WebImageTarget {
                 return
             }
             slot.deliver(result, decision: decision, placeholder: placeholder, url: url, options: options, completion: completion)
-        }, beforePipeline: setPlaceholder)
+        }
+        queue.execute(duringCall: true) { slot.indicator?.startAnimating() }
+        // The memory tier first: a hit shows at once, with no placeholder before it.
+        let operation: ImageLoadOperation
+        if queue.runsInline(duringCall: true),
+           let image = manager.memoryHit(url, options: options, context: context, settings: manager.settingsIfAny) {
+            deliver(.success(.memoryHit(image, url: url)))
+            operation = ImageLoadOperation(deliveredDuringCall: url)
+        } else {
+            setPlaceholder(placeholder, in: slot, url: url, options: options, queue: queue)
+            operation = manager.loadImage(url: url, options: options, context: context, progress: { report in
+                slot.progress(received: report.receivedBytes, expected: report.expectedBytes)
+                progress?(report)
+            }, completion: deliver)
+        }
         state.setOperation(operation, forKey: key, generation: generation)
         return operation
+    }
+
+    /// Shows the placeholder before a load that the memory tier did not complete, unless `delayPlaceholder` keeps
+    /// it for a failure.
+    private func setPlaceholder(_ placeholder: Image?, in slot: WebImageSlot, url: URL?, options: ImageOptions, queue: CallbackQueue) {
+        guard !options.contains(.delayPlaceholder) else { return }
+        queue.execute(duringCall: true) { slot.set(placeholder, data: nil, cacheType: .none, url: url) }
     }
 }
 

@@ -64,8 +64,8 @@ extension ImageCache {
     /// The memory tier's image for `key` as a query with `options` sees it: handed out as its first frame with
     /// `decodeFirstFrameOnly`; nil with `matchAnimatedImageClass` when it is a first-frame-only decode, or when
     /// the caller wants frames on demand and the image was not decoded that way. No lock but the memory tier's,
-    /// no allocation.
-    package func memoryImage(forKey key: String, options: ImageOptions, framesOnDemand: Bool) -> Image? {
+    /// no allocation; thread-safe.
+    public func memoryImage(forKey key: String, options: ImageOptions, framesOnDemand: Bool) -> Image? {
         guard let image = memoryCache.image(forKey: key) else { return nil }
         if options.contains(.decodeFirstFrameOnly) { return image.firstFrame }
         if options.contains(.matchAnimatedImageClass) {

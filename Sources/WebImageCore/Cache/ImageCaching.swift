@@ -10,6 +10,15 @@ import Foundation
 /// Every completion runs exactly once, on the context's callback queue (``CallbackQueue/default`` when it has
 /// none), never on a cache's own queues.
 public protocol ImageCaching: Sendable {
+    /// The image the memory tier holds under `key`, as a query with `options` would hand it out, read during the
+    /// call: no thread switch, no disk access, no callback. `framesOnDemand` says whether the caller wants an
+    /// animation decoded frame by frame (with `matchAnimatedImageClass`, an image decoded otherwise is a miss).
+    ///
+    /// The manager, the async loads and the view binding ask here first and complete a hit during their call. A
+    /// cache without a synchronous memory tier keeps the default, which answers nil: its memory is then queried
+    /// through ``query(key:options:context:cacheType:completion:)`` like the rest.
+    func memoryImage(forKey key: String, options: ImageOptions, framesOnDemand: Bool) -> Image?
+
     /// Looks `key` up in the tiers `cacheType` names.
     ///
     /// - Returns: A token that cancels the query; already finished when the result was ready during the call.
@@ -53,6 +62,9 @@ public protocol ImageCaching: Sendable {
 }
 
 extension ImageCaching {
+    /// No synchronous memory tier: every look-up goes through ``query(key:options:context:cacheType:completion:)``.
+    public func memoryImage(forKey key: String, options: ImageOptions, framesOnDemand: Bool) -> Image? { nil }
+
     /// No validators: a cache that keeps none makes every `refreshCached` load unconditional.
     public func revalidation(forKey key: String) -> ImageRevalidation? { nil }
 

@@ -31,9 +31,7 @@ extension ImageManager {
         url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()
     ) async throws(WebImageError) -> ImageLoadResult {
         // A memory hit returns here, with no continuation and nothing to cancel.
-        let settings = settingsIfAny
-        if settings?.optionsProcessor == nil, let url,
-           let image = memoryHitDuringCall(url, options: options, context: context, settings: settings) {
+        if let url, let image = memoryHit(url, options: options, context: context, settings: settingsIfAny) {
             return .memoryHit(image, url: url)
         }
         return try await loadThroughOperation(url: url, options: options, context: context)
@@ -52,16 +50,10 @@ extension ImageManager {
     nonisolated(nonsending) public func loadImage(
         url: URL?, options: ImageOptions = []
     ) async throws(WebImageError) -> ImageLoadResult {
-        guard let url else {
-            return try await loadThroughOperation(url: nil, options: options, context: ImageContext())
-        }
-        switch memoryLookupWithDefaultContext(url, options: options) {
-        case .hit(let image):
+        if let url, let image = memoryHit(url, options: options, context: Self.defaultContext, settings: settingsIfAny) {
             return .memoryHit(image, url: url)
-        case .miss, .notApplicable:
-            // The callback form decides again with the full rules, as it does for the form with a context.
-            return try await loadThroughOperation(url: url, options: options, context: ImageContext())
         }
+        return try await loadThroughOperation(url: url, options: options, context: ImageContext())
     }
 
     /// The callback form's load, awaited: resumed with the final result, cancelled with the task.

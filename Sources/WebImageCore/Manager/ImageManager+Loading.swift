@@ -40,31 +40,15 @@ extension ImageManager {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
-        loadImage(url: url, options: options, context: context, progress: progress, completion: completion, beforePipeline: nil)
-    }
-
-    /// ``loadImage(url:options:context:progress:completion:)``, running `beforePipeline` during the call when the
-    /// memory tier did not complete the load, just before the rest of the pipeline starts: the view binding sets
-    /// its placeholder there, so that a memory hit shows with no placeholder first.
-    func loadImage(
-        url: URL?,
-        options: ImageOptions,
-        context: ImageContext,
-        progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadResultHandler,
-        beforePipeline: (() -> Void)?
-    ) -> ImageLoadOperation {
-        let snapshot = settingsIfAny
+        let settings = settingsIfAny
         // The memory tier first, synchronously, before anything is made or copied: a hit completes here.
-        if snapshot?.optionsProcessor == nil, let url,
-           context.callbackQueue?.runsInline(duringCall: true) ?? true,
-           let image = memoryHitDuringCall(url, options: options, context: context, settings: snapshot) {
+        if let url, context.callbackQueue?.runsInline(duringCall: true) ?? true,
+           let image = memoryHit(url, options: options, context: context, settings: settings) {
             completion(.success(.memoryHit(image, url: url)))
             return ImageLoadOperation(deliveredDuringCall: url)
         }
-        beforePipeline?()
         return startLoad(
-            url: url, options: options, context: context, settings: snapshot ?? .none,
+            url: url, options: options, context: context, settings: settings ?? .none,
             progress: progress, completion: completion
         )
     }
@@ -93,23 +77,15 @@ extension ImageManager {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
-        guard let url else {
-            let context = ImageContext()
-            return loadImage(url: nil, options: options, context: context, progress: progress, completion: completion)
-        }
-        switch memoryLookupWithDefaultContext(url, options: options) {
-        case .hit(let image):
+        let settings = settingsIfAny
+        if let url, let image = memoryHit(url, options: options, context: Self.defaultContext, settings: settings) {
             completion(.success(.memoryHit(image, url: url)))
             return ImageLoadOperation(deliveredDuringCall: url)
-        case .miss:
-            return startLoad(
-                url: url, options: options, context: ImageContext(), settings: .none,
-                progress: progress, completion: completion
-            )
-        case .notApplicable:
-            let context = ImageContext()
-            return loadImage(url: url, options: options, context: context, progress: progress, completion: completion)
         }
+        return startLoad(
+            url: url, options: options, context: ImageContext(), settings: settings ?? .none,
+            progress: progress, completion: completion
+        )
     }
 
     /// The pipeline of a load that the memory tier did not complete during its call: the settings and the options
@@ -149,32 +125,26 @@ extension ImageManager {
         return operation
     }
 
-    /// The memory tier's image for a load that may complete during its call, for the caller to deliver as a
-    /// memory hit (the result is made there, once, in place): the cache is an ``ImageCache``, no option asks for
-    /// more than the memory tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`) or for the failed
-    /// list's verdict on a URL it holds. Reads the caller's context as it is, with the manager's
-    /// settings where it names none, so that a hit copies nothing. Nil sends the load down the whole pipeline,
-    /// which answers the same for a hit. The caller checks first that its callback queue runs a result ready
-    /// during the call inline (the async forms resume wherever the result is ready).
+    /// The context of the forms that name none, read in place by their memory hit.
+    static let defaultContext = ImageContext()
+
+    /// The one memory hit: the image the memory tier gives a load of `url` during its call, for the caller to
+    /// deliver as a memory hit (the result is made there, once, in place). The callback forms, the async forms
+    /// and the view binding all ask here first; nil sends the load down the whole pipeline, which answers the same
+    /// for a hit.
+    ///
+    /// Nil unless the cache (the context's, else the manager's) looks its memory tier up synchronously
+    /// (``ImageCaching/memoryImage(forKey:options:framesOnDemand:)``), no options processor is set, no option asks
+    /// for more than the memory tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`), the context
+    /// queries memory, and the failed list has no say on the URL. Reads the context as it is, with the manager's
+    /// settings where it names none, so that a hit copies nothing. Callers with a callback queue check first that
+    /// it runs a result ready during the call inline (the async forms resume wherever the result is ready).
     ///
     /// - Parameter settings: The manager's settings, or nil when none is set.
-    func memoryHitDuringCall(
-        _ url: URL, options: ImageOptions, context: ImageContext, settings: Settings?
-    ) -> Image? {
-        guard memoryHitAllowed(url, options: options), context.queryCacheType?.includesMemory ?? true else {
-            return nil
-        }
-        // The manager's own cache, read through its stored reference (no retain), or the context's when it is an
-        // ImageCache too.
-        let usesOwnCache: Bool
-        switch context.imageCache {
-        case .none:
-            guard memoryCacheOwner != nil else { return nil }
-            usesOwnCache = true
-        case .some(let custom):
-            guard custom is ImageCache else { return nil }
-            usesOwnCache = false
-        }
+    func memoryHit(_ url: URL, options: ImageOptions, context: ImageContext, settings: Settings?) -> Image? {
+        guard settings?.optionsProcessor == nil, memoryHitAllowed(url, options: options),
+              context.queryCacheType?.includesMemory ?? true
+        else { return nil }
         let key: String
         if settings == nil, context.cacheKeyFilter == nil, context.thumbnailPixelSize == nil,
            context.disablesTransformer || context.imageTransformer == nil {
@@ -193,25 +163,7 @@ extension ImageManager {
         // The memory tier reads it only with `matchAnimatedImageClass`.
         let framesOnDemand = options.contains(.matchAnimatedImageClass)
             && (context.framesOnDemand ?? context.decodeOptions?.framesOnDemand ?? false)
-        if usesOwnCache {
-            return memoryCacheOwner?.memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
-        }
-        let custom = context.imageCache as? ImageCache
-        return custom?.memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
-    }
-
-    /// ``memoryHitDuringCall(_:options:context:settings:)`` for the default context, which names no cache, callback
-    /// queue, key filter, thumbnail or transformer: with no settings either, the key is the URL's string and the
-    /// manager's own cache answers.
-    func memoryLookupWithDefaultContext(_ url: URL, options: ImageOptions) -> MemoryLookup {
-        guard !hasSettings.load(ordering: .acquiring), memoryCacheOwner != nil, memoryHitAllowed(url, options: options)
-        else { return .notApplicable }
-        let key = url.absoluteString
-        guard !key.isEmpty else { return .notApplicable }
-        guard let image = memoryCacheOwner?.memoryImage(forKey: key, options: options, framesOnDemand: false) else {
-            return .miss
-        }
-        return .hit(image)
+        return (context.imageCache ?? cache).memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
     }
 
     /// Whether the options and the failed list let a load complete from memory during its call: no option asks
@@ -223,35 +175,13 @@ extension ImageManager {
     }
 
     /// The image the memory cache holds for `url` and `context` (its full key, thumbnail and transformer
-    /// included), or nil. Synchronous, no thread switch, no disk access.
+    /// included), or nil; nil too when the cache has no synchronous memory look-up
+    /// (``ImageCaching/memoryImage(forKey:options:framesOnDemand:)``). Synchronous, no thread switch, no disk access.
     public func cachedImage(for url: URL?, context: ImageContext = ImageContext()) -> Image? {
         guard let url else { return nil }
-        var context = resolved(context)
+        let context = resolved(context)
         let key = Self.keys(for: url, context: context).full
-        let cache = context.imageCache ?? self.cache
-        context.callbackQueue = .inline
-        context.thumbnailPixelSize = nil
-        context.preserveAspectRatio = nil
-        // A memory query completes during the call; a cache that answers later is too late for this method.
-        let found = Locked<Image?>(nil)
-        let inCall = Atomic(true)
-        cache.query(key: key, options: [], context: context, cacheType: .memory) { result in
-            guard inCall.load(ordering: .acquiring), case .success(let hit) = result else { return }
-            found.withLock { $0 = hit.image }
-        }
-        inCall.store(false, ordering: .releasing)
-        return found.withLock { $0 }
+        guard !key.isEmpty else { return nil }
+        return (context.imageCache ?? cache).memoryImage(forKey: key, options: [], framesOnDemand: false)
     }
-}
-
-/// What the memory-hit shortcut of a load with the default context found.
-enum MemoryLookup {
-    /// The image, to deliver during the call.
-    case hit(Image)
-    /// The memory tier holds nothing under the key: the load goes on to the pipeline.
-    case miss
-    /// The shortcut does not apply (settings are set, the options or the failed list rule it out, the cache is
-    /// not an ``ImageCache``, the URL is empty): the load goes through the form with a context, which decides
-    /// again.
-    case notApplicable
 }

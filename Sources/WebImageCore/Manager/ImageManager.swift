@@ -36,8 +36,6 @@ public final class ImageManager: Sendable {
     let eventStreams = ImageManagerEventStreams()
     private let settings = Locked(Settings.none)
     private let running = Locked<[ObjectIdentifier: ImageLoadOperation]>([:])
-    /// ``cache`` when it is an ``ImageCache``, whose memory tier a load reads directly (no cast per load).
-    let memoryCacheOwner: ImageCache?
 
     /// The settable properties, read together once per load: an immutable snapshot, replaced whole under the lock
     /// when a property is set, so that a load reads them all with one retain rather than copying six closures.
@@ -116,7 +114,6 @@ public final class ImageManager: Sendable {
         executor: BoundedExecutor = .decoding
     ) {
         self.cache = cache
-        memoryCacheOwner = cache as? ImageCache
         self.loader = loader
         self.executor = executor
         failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
