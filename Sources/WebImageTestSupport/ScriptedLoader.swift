@@ -12,16 +12,16 @@ public final class ScriptedLoader: ImageLoading {
     public final class Request: ImageLoadToken {
         public let url: URL
         public let options: ImageOptions
-        private let state: Locked<(progress: ImageLoadProgressHandler?, completion: ImageLoadCompletion?, cancelled: Bool)>
+        private let state: Locked<(progress: ImageLoadProgressHandler?, completion: DownloadedImageHandler?, cancelled: Bool)>
 
-        init(url: URL, options: ImageOptions, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion) {
+        init(url: URL, options: ImageOptions, progress: ImageLoadProgressHandler?, completion: @escaping DownloadedImageHandler) {
             self.url = url
             self.options = options
             state = Locked((progress, completion, false))
         }
 
         public func cancel() {
-            let completion = state.withLock { state -> ImageLoadCompletion? in
+            let completion = state.withLock { state -> DownloadedImageHandler? in
                 guard state.completion != nil else { return nil }
                 state.cancelled = true
                 state.progress = nil
@@ -41,7 +41,7 @@ public final class ScriptedLoader: ImageLoading {
 
         /// Completes with `image` (and a few bytes of data).
         public func succeed(_ image: Image) {
-            finish(.success(ImageLoaderResult(image: image, data: Data([1, 2, 3]))))
+            finish(.success(DownloadedImage(image: image, data: Data([1, 2, 3]))))
         }
 
         /// Completes with `error`.
@@ -49,8 +49,8 @@ public final class ScriptedLoader: ImageLoading {
             finish(.failure(error))
         }
 
-        private func finish(_ result: Result<ImageLoaderResult, WebImageError>) {
-            let completion = state.withLock { state -> ImageLoadCompletion? in
+        private func finish(_ result: Result<DownloadedImage, WebImageError>) {
+            let completion = state.withLock { state -> DownloadedImageHandler? in
                 state.progress = nil
                 return state.completion.take()
             }
@@ -66,7 +66,7 @@ public final class ScriptedLoader: ImageLoading {
 
     public func requestImage(
         url: URL, options: ImageOptions, context: ImageContext,
-        progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadCompletion
+        progress: ImageLoadProgressHandler?, completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         let request = Request(url: url, options: options, progress: progress, completion: completion)
         requests.withLock { $0.append(request) }

@@ -7,7 +7,7 @@ import WebImageTestSupport
     let coder = MockCoder(magic: "MOCK", format: .png)
     var loader: DataURLImageLoader { DataURLImageLoader(coder: coder, maxDataSize: 64) }
 
-    func load(_ string: String, context: ImageContext = ImageContext()) async -> Result<ImageLoaderResult, WebImageError> {
+    func load(_ string: String, context: ImageContext = ImageContext()) async -> Result<DownloadedImage, WebImageError> {
         await withCheckedContinuation { continuation in
             loader.requestImage(url: URL(string: string)!, options: [], context: context, progress: nil) {
                 continuation.resume(returning: $0)
@@ -64,7 +64,7 @@ import WebImageTestSupport
         let gate = DispatchSemaphore(value: 0)
         executor.submit { gate.wait() }
         let loader = DataURLImageLoader(coder: coder, executor: executor)
-        let calls = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
+        let calls = Locked<[Result<DownloadedImage, WebImageError>]>([])
         let done = DispatchSemaphore(value: 0)
         let token = loader.requestImage(url: URL(string: "data:,MOCK")!, options: [], context: ImageContext(), progress: nil) { result in
             calls.withLock { $0.append(result) }

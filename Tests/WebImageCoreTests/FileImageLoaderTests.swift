@@ -12,7 +12,7 @@ import WebImageTestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func load(_ url: URL, limit: Int = 1 << 20) async -> Result<ImageLoaderResult, WebImageError> {
+    func load(_ url: URL, limit: Int = 1 << 20) async -> Result<DownloadedImage, WebImageError> {
         let loader = FileImageLoader(coder: coder, maxFileSize: limit)
         return await withCheckedContinuation { continuation in
             loader.requestImage(url: url, options: [], context: ImageContext(), progress: nil) { continuation.resume(returning: $0) }

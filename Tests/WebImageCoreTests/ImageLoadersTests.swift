@@ -21,10 +21,10 @@ private final class SchemeLoader: ImageLoading {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         requests.withLock { $0.append(url) }
-        let latch = CompletionLatch<ImageLoaderResult>(callbackQueue: .inline, handler: completion)
+        let latch = CompletionLatch<DownloadedImage>(callbackQueue: .inline, handler: completion)
         latch.finish(.failure(WebImageError(.badImageData, "from \(scheme)")))
         return LatchLoadToken(latch: latch)
     }
@@ -65,7 +65,7 @@ private final class SchemeLoader: ImageLoading {
         #expect(!loaders.canRequestImage(for: URL(string: "gopher://x")!))
         var context = ImageContext()
         context.callbackQueue = .inline
-        let results = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
+        let results = Locked<[Result<DownloadedImage, WebImageError>]>([])
         let token = loaders.requestImage(url: URL(string: "gopher://x")!, options: [], context: context, progress: nil) { result in
             results.withLock { $0.append(result) }
         }

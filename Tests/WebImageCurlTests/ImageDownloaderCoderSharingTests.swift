@@ -26,8 +26,8 @@ import WebImageTestSupport
         }
     }
 
-    private func loadAll(_ downloader: ImageDownloader, _ url: URL, contexts: [ImageContext]) async -> [Result<ImageLoaderResult, WebImageError>] {
-        await withTaskGroup(of: Result<ImageLoaderResult, WebImageError>.self) { group in
+    private func loadAll(_ downloader: ImageDownloader, _ url: URL, contexts: [ImageContext]) async -> [Result<DownloadedImage, WebImageError>] {
+        await withTaskGroup(of: Result<DownloadedImage, WebImageError>.self) { group in
             for context in contexts { group.addTask { await download(downloader, url, context: context) } }
             return await group.reduce(into: []) { $0.append($1) }
         }

@@ -127,7 +127,7 @@ func downloadData(
             var context = ImageContext()
             context.imageCoder = coder
             let url = server.url("/image/\(photo)")
-            let image = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let image = Locked<Result<DownloadedImage, WebImageError>?>(nil)
             downloader.downloadImage(url: url, context: context) { result in image.withLock { $0 = result } }
             #expect(await waitUntil(timeout: .seconds(10)) { coder.isDecoding })
 

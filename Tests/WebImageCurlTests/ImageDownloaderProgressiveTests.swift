@@ -16,7 +16,7 @@ import WebImageTestSupport
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let partials = Locked<[Image]>([])
-            let final = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let final = Locked<Result<DownloadedImage, WebImageError>?>(nil)
             let token = downloader.downloadImage(
                 url: server.url("/half/webp/photo.webp" + query),
                 options: .progressiveLoad,

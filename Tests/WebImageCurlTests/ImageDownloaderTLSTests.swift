@@ -21,8 +21,8 @@ struct ImageDownloaderTLSTests {
     /// Starts a download and waits (at most `timeout` seconds) for its completion; returns it with the token.
     private func load(
         _ downloader: ImageDownloader, _ url: URL, options: ImageOptions = [], timeout: Double = 60
-    ) async -> (result: Result<ImageLoaderResult, WebImageError>, token: ImageDownloadToken) {
-        let outcome = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
+    ) async -> (result: Result<DownloadedImage, WebImageError>, token: ImageDownloadToken) {
+        let outcome = Locked<Result<DownloadedImage, WebImageError>?>(nil)
         let token = downloader.downloadImage(url: url, options: options) { result in
             outcome.withLock { $0 = $0 ?? result }
         }
@@ -127,7 +127,7 @@ struct ImageDownloaderTLSTests {
             registerSlowImage(on: server, delay: 100)
             let downloader = makeDownloader()
             defer { downloader.invalidate() }
-            let loads = await withTaskGroup(of: (Result<ImageLoaderResult, WebImageError>, ImageDownloadMetrics?).self) {
+            let loads = await withTaskGroup(of: (Result<DownloadedImage, WebImageError>, ImageDownloadMetrics?).self) {
                 group in
                 for index in 0..<20 {
                     let url = server.url("/slow/jpeg/photo.jpg?n=\(index)")

@@ -28,7 +28,7 @@ func download(
     options: ImageOptions = [],
     context: ImageContext = ImageContext(),
     timeout: Double = 20
-) async -> Result<ImageLoaderResult, WebImageError> {
+) async -> Result<DownloadedImage, WebImageError> {
     await awaitResult(timeout: timeout) { completion in
         downloader.downloadImage(url: url, options: options, context: context, completion: completion)
     }
@@ -117,7 +117,7 @@ final class ImageGate: Sendable {
             let url = server.url("/gated/jpeg/photo.jpg")
             final class Record: Sendable {
                 let started = Locked(0)
-                let results = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
+                let results = Locked<[Result<DownloadedImage, WebImageError>]>([])
             }
             let record = Record()
             await withTaskGroup(of: Void.self) { group in
@@ -166,9 +166,9 @@ final class ImageGate: Sendable {
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }
             let url = server.url("/gated/jpeg/photo.jpg")
-            let cancelled = Locked<[Result<ImageLoaderResult, WebImageError>]>([])
+            let cancelled = Locked<[Result<DownloadedImage, WebImageError>]>([])
             let token = downloader.downloadImage(url: url) { result in cancelled.withLock { $0.append(result) } }
-            let kept = Locked<Result<ImageLoaderResult, WebImageError>?>(nil)
+            let kept = Locked<Result<DownloadedImage, WebImageError>?>(nil)
             downloader.downloadImage(url: url) { result in
                 kept.withLock { $0 = result }
             }

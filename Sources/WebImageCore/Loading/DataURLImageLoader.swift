@@ -41,7 +41,7 @@ public final class DataURLImageLoader: ImageLoading {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         let limit = maxDataSize
         let string = url.absoluteString

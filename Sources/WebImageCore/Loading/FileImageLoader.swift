@@ -37,7 +37,7 @@ public final class FileImageLoader: ImageLoading {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         let limit = maxFileSize
         return LocalImageLoad.start(

@@ -53,12 +53,12 @@ public final class ImageLoaders: ImageDataLoading {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         if let loader = loader(for: url) {
             return loader.requestImage(url: url, options: options, context: context, progress: progress, completion: completion)
         }
-        let latch = CompletionLatch<ImageLoaderResult>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
+        let latch = CompletionLatch<DownloadedImage>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
         let scheme = url.scheme.map { "'\($0)'" } ?? "no scheme"
         latch.finish(.failure(WebImageError(.unsupportedScheme, "no image loader handles \(scheme): \(url.absoluteString)")), duringCall: true)
         return LatchLoadToken(latch: latch)

@@ -31,7 +31,7 @@ public protocol ImageLoading: Sendable {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken
 
     /// Whether a failure of `url` with `error` should put the URL on the manager's failed list, so that it is
@@ -45,7 +45,11 @@ public protocol ImageLoading: Sendable {
 public typealias ImageLoadProgressHandler = @Sendable (ImageLoadProgress) -> Void
 
 /// Called once with a load's outcome.
-public typealias ImageLoadCompletion = @Sendable (Result<ImageLoaderResult, WebImageError>) -> Void
+public typealias DownloadedImageHandler = @Sendable (Result<DownloadedImage, WebImageError>) -> Void
+
+/// The former name of ``DownloadedImageHandler``, easily confused with the manager's ``ImageLoadResultHandler``.
+@available(*, deprecated, renamed: "DownloadedImageHandler")
+public typealias ImageLoadCompletion = DownloadedImageHandler
 
 extension ImageLoading {
     /// SDWebImage's classification of failures that retrying cannot fix.

@@ -22,10 +22,10 @@ enum LocalImageLoad {
         coder: any ImageCoding,
         executor: BoundedExecutor,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion,
+        completion: @escaping DownloadedImageHandler,
         read: @escaping @Sendable () throws(WebImageError) -> Data
     ) -> any ImageLoadToken {
-        let latch = CompletionLatch<ImageLoaderResult>(
+        let latch = CompletionLatch<DownloadedImage>(
             callbackQueue: context.callbackQueue ?? .default,
             cancellationError: WebImageError(.cancelled, "the load of \(what) was cancelled"),
             handler: completion
@@ -46,7 +46,7 @@ enum LocalImageLoad {
                 }
                 guard !latch.isDone else { return }
                 let image = try coder.decodeForLoad(data, options: decodeOptions)
-                latch.finish(.success(ImageLoaderResult(image: image, data: data)))
+                latch.finish(.success(DownloadedImage(image: image, data: data)))
             } catch {
                 latch.finish(.failure(error))
             }

@@ -186,7 +186,7 @@ final class ImageLoadJob: Sendable {
         operation.setLoaderToken(token)
     }
 
-    private func loaded(_ result: Result<ImageLoaderResult, WebImageError>, cached: ImageCacheQueryResult?) {
+    private func loaded(_ result: Result<DownloadedImage, WebImageError>, cached: ImageCacheQueryResult?) {
         guard !operation.isFinished else { return }
         switch result {
         case .failure(let error):

@@ -12,7 +12,7 @@ import WebImageCore
 public final class ImageDownloadToken: ImageLoadToken {
     /// Where the caller's one completion goes: a decoded image or the body alone.
     enum Delivery: Sendable {
-        case image(CompletionLatch<ImageLoaderResult>)
+        case image(CompletionLatch<DownloadedImage>)
         case data(CompletionLatch<DownloadedImageData>)
     }
 
@@ -78,7 +78,7 @@ public final class ImageDownloadToken: ImageLoadToken {
     ) {
         switch delivery {
         case .image(let latch):
-            let result: Result<ImageLoaderResult, WebImageError> = switch outcome {
+            let result: Result<DownloadedImage, WebImageError> = switch outcome {
             case .success(.image(let loaded)): .success(loaded)
             case .success(.data(let body)):
                 .failure(WebImageError(.badImageData, "the download of \(body.response.url.absoluteString) was not decoded"))

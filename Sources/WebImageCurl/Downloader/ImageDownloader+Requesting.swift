@@ -24,7 +24,7 @@ extension ImageDownloader {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         downloadImage(url: url, options: options, context: context, progress: progress, completion: completion)
     }
@@ -37,9 +37,9 @@ extension ImageDownloader {
         options: ImageOptions = [],
         context: ImageContext = ImageContext(),
         progress: ImageLoadProgressHandler? = nil,
-        completion: @escaping ImageLoadCompletion
+        completion: @escaping DownloadedImageHandler
     ) -> ImageDownloadToken {
-        let latch = CompletionLatch<ImageLoaderResult>(
+        let latch = CompletionLatch<DownloadedImage>(
             callbackQueue: context.callbackQueue ?? .default,
             makeCancellationError: { WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") },
             handler: completion

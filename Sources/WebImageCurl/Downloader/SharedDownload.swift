@@ -342,7 +342,7 @@ final class SharedDownload: CurlTransferSink {
         do throws(WebImageError) {
             // The options are recorded so that a cache can tell a first-frame-only decode from the whole animation.
             let image = try caller.coder.decodeForLoad(data, options: caller.decodeKey.options)
-            return .success(.image(ImageLoaderResult(image: image, data: data, response: response)))
+            return .success(.image(DownloadedImage(image: image, data: data, response: response)))
         } catch {
             // A body no coder recognises is bad image data to a downloader, as SDWebImage reports it.
             let code = error.code == .unsupportedFormat ? .badImageData : error.code

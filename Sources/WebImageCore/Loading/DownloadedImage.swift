@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a loader delivers: the decoded image, the bytes it came from, and the response when there was one.
-public struct ImageLoaderResult: Sendable {
+public struct DownloadedImage: Sendable {
     /// The decoded image.
     public var image: Image
     /// The encoded bytes (after the decryptor, when there is one).
@@ -19,3 +19,7 @@ public struct ImageLoaderResult: Sendable {
         self.response = response
     }
 }
+
+/// The former name of ``DownloadedImage``, easily confused with the manager's ``ImageLoadResult``.
+@available(*, deprecated, renamed: "DownloadedImage")
+public typealias ImageLoaderResult = DownloadedImage
