@@ -14,30 +14,30 @@ import Dispatch
 /// keeps at least one frame, and except after ``AnimatedImage/preloadAllFrames()``, which holds every frame until
 /// the frames are unloaded. When a new frame would pass the budget, the frames used longest ago go first.
 ///
-/// Prefetches decode on the pool's ``Scheduler``, at most one at a time; a prefetch asked for while one is
-/// running is dropped (the player asks again on its next tick). A frame that fails to decode is remembered as
-/// failed and not tried again.
+/// Prefetches decode on the pool's scheduler (a serial queue of its own), at most one at a time; a prefetch asked
+/// for while one is running is dropped (the player asks again on its next tick). A frame that fails to decode is
+/// remembered as failed and not tried again.
 ///
 /// Thread-safe: every method may be called from any thread. No user code runs under the pool's lock.
 public final class AnimatedFramePool: Sendable {
     /// Where prefetches decode.
-    public struct Scheduler: Sendable {
+    package struct Scheduler: Sendable {
         let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
 
         /// A scheduler that runs each decode with `schedule`, which must run the work exactly once.
-        public init(_ schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        package init(_ schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
             self.schedule = schedule
         }
 
         /// A serial dispatch queue of its own (the default): decodes run off the player's clock thread.
-        public static func serialQueue(qos: DispatchQoS = .userInitiated) -> Scheduler {
+        package static func serialQueue(qos: DispatchQoS = .userInitiated) -> Scheduler {
             let queue = DispatchQueue(label: "webimage.animated-frame-pool", qos: qos)
             return Scheduler { work in queue.async(execute: work) }
         }
 
         /// Decodes during the call that asks for the prefetch: deterministic, for tests and for rendering
         /// frames one after the other without a display.
-        public static let immediate = Scheduler { work in work() }
+        package static let immediate = Scheduler { work in work() }
     }
 
     /// The budget of a pool made without one: a quarter of ``MemoryCache/defaultCostLimit``, so at most 256 MiB

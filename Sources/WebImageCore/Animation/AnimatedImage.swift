@@ -32,15 +32,19 @@ public final class AnimatedImage: Sendable {
     /// The options the frames are decoded with (thumbnail size and scale-down limit apply to every frame).
     public let decodeOptions: ImageDecodeOptions
 
-    /// Creates an animated image over `provider`.
+    /// Creates an animated image over `provider`; players' prefetches decode on a serial queue of the pool's own.
     ///
-    /// - Parameters:
-    ///   - decodeOptions: What the provider was made with; recorded for the cache's matching rules.
-    ///   - fetchScheduler: Where players' prefetches decode; see ``AnimatedFramePool/Scheduler``.
-    public init(
+    /// - Parameter decodeOptions: What the provider was made with; recorded for the cache's matching rules.
+    public convenience init(provider: any AnimatedImageProviding, decodeOptions: ImageDecodeOptions = ImageDecodeOptions()) {
+        self.init(provider: provider, decodeOptions: decodeOptions, fetchScheduler: .serialQueue())
+    }
+
+    /// Creates an animated image over `provider` whose players' prefetches decode on `fetchScheduler` (tests run
+    /// them at once, or hold them).
+    package init(
         provider: any AnimatedImageProviding,
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
-        fetchScheduler: AnimatedFramePool.Scheduler = .serialQueue()
+        fetchScheduler: AnimatedFramePool.Scheduler
     ) {
         self.provider = provider
         self.decodeOptions = decodeOptions
@@ -52,8 +56,7 @@ public final class AnimatedImage: Sendable {
     public convenience init?(
         data: Data,
         coder: any ImageCoding,
-        options: ImageDecodeOptions = ImageDecodeOptions(),
-        fetchScheduler: AnimatedFramePool.Scheduler = .serialQueue()
+        options: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(WebImageError) {
         let chosen: (any ImageCoding)? = if let registry = coder as? ImageCoderRegistry {
             registry.decoder(for: data)
@@ -62,7 +65,7 @@ public final class AnimatedImage: Sendable {
         }
         guard let animated = chosen as? any AnimatedImageCoding else { return nil }
         let provider = try animated.makeAnimatedImageProvider(for: data, options: options)
-        self.init(provider: provider, decodeOptions: options, fetchScheduler: fetchScheduler)
+        self.init(provider: provider, decodeOptions: options)
     }
 
     /// The encoded data the frames come from.

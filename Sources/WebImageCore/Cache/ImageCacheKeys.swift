@@ -5,15 +5,15 @@ import Foundation
 #endif
 
 /// Cache keys derived from a base key, in SDWebImage's exact formats so that keys match across both libraries.
-public enum ImageCacheKeys {
+package enum ImageCacheKeys {
     /// The key of a thumbnail of `key`: `-Thumbnail({W.000000,H.000000},P)` inserted before the path
     /// extension, as SDWebImage's `SDThumbnailedKeyForKey` (P is 1 when the aspect ratio is kept).
-    public static func thumbnailKey(for key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
+    package static func thumbnailKey(for key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
         transformedKey(for: key, transformerKey: "Thumbnail({\(size.width).000000,\(size.height).000000},\(preserveAspectRatio ? 1 : 0))")
     }
 
     /// Whether `key` names a thumbnail (it contains `-Thumbnail(`).
-    public static func isThumbnailKey(_ key: String) -> Bool {
+    package static func isThumbnailKey(_ key: String) -> Bool {
         key.contains("-Thumbnail(")
     }
 
@@ -23,7 +23,7 @@ public enum ImageCacheKeys {
     ///   the query and fragment stay, and characters a path may not hold are percent-encoded (`{` → `%7B`);
     /// - another key with an extension: the same insertion, in the plain string;
     /// - a key without an extension: `-<transformerKey>` appended.
-    public static func transformedKey(for key: String, transformerKey: String) -> String {
+    package static func transformedKey(for key: String, transformerKey: String) -> String {
         let url = URL(string: key)
         let ext = url.map { PathName.pathExtension($0.path) } ?? PathName.pathExtension(key)
         guard !ext.isEmpty else { return key + "-" + transformerKey }
@@ -36,7 +36,7 @@ public enum ImageCacheKeys {
 
     /// The scale a key names, as SDWebImage's `SDImageScaleFactorForKey`: for keys of at least 8 characters,
     /// 2 or 3 when the key contains `@2x.` or `@3x.` (or, in an `http(s)` key, `%402x.` or `%403x.`), else 1.
-    public static func scaleFactor(forKey key: String) -> Double {
+    package static func scaleFactor(forKey key: String) -> Double {
         guard key.utf8.count >= 8 else { return 1 }
         if let factor = key.utf8.withContiguousStorageIfAvailable(scaleFactor(in:)) { return factor }
         return Array(key.utf8).withUnsafeBufferPointer(scaleFactor(in:))

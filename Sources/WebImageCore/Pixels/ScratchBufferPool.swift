@@ -15,9 +15,9 @@ import Darwin
 ///
 /// Thread-safe. `withBuffer` hands out a buffer for the duration of a closure; concurrent callers get distinct
 /// buffers.
-public final class ScratchBufferPool: Sendable {
+package final class ScratchBufferPool: Sendable {
     /// The pool the codecs use.
-    public static let shared = ScratchBufferPool()
+    package static let shared = ScratchBufferPool()
 
     private struct Slot: @unchecked Sendable {
         // Sendable because a slot is only ever owned by the pool's locked list or by exactly one borrower.
@@ -35,7 +35,7 @@ public final class ScratchBufferPool: Sendable {
     private let state: Locked<State>
 
     /// Creates a pool.
-    public init(maximumRetainedBytes: Int = 256 << 20, maximumRetainedCount: Int = 4) {
+    package init(maximumRetainedBytes: Int = 256 << 20, maximumRetainedCount: Int = 4) {
         state = Locked(State(maximumBytes: maximumRetainedBytes, maximumCount: maximumRetainedCount))
     }
 
@@ -46,22 +46,22 @@ public final class ScratchBufferPool: Sendable {
     }
 
     /// The most bytes of idle buffers kept for reuse; setting it frees idle buffers at once if needed.
-    public var maximumRetainedBytes: Int {
+    package var maximumRetainedBytes: Int {
         get { state.withLock { $0.maximumBytes } }
         set { freeAll(state.withLock { $0.maximumBytes = max(0, newValue); return trimmed(&$0) }) }
     }
 
     /// The most idle buffers kept for reuse.
-    public var maximumRetainedCount: Int {
+    package var maximumRetainedCount: Int {
         get { state.withLock { $0.maximumCount } }
         set { freeAll(state.withLock { $0.maximumCount = max(0, newValue); return trimmed(&$0) }) }
     }
 
     /// Bytes held by idle buffers now.
-    public var retainedBytes: Int { state.withLock { $0.retainedBytes } }
+    package var retainedBytes: Int { state.withLock { $0.retainedBytes } }
 
     /// Frees every idle buffer.
-    public func removeAll() {
+    package func removeAll() {
         freeAll(state.withLock { state in
             let all = state.idle
             state.idle = []
@@ -74,7 +74,7 @@ public final class ScratchBufferPool: Sendable {
     ///
     /// The pointer must not escape the closure.
     /// - Throws: `imageTooLarge` when the memory cannot be had; whatever `body` throws.
-    public func withBuffer<R>(
+    package func withBuffer<R>(
         byteCount: Int,
         _ body: (UnsafeMutableRawBufferPointer) throws(WebImageError) -> R
     ) throws(WebImageError) -> R {

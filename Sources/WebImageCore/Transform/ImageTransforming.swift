@@ -1,7 +1,7 @@
 /// Turns a loaded image into another (resized, cropped, rounded...), as SDWebImage's `SDImageTransformer`.
 ///
 /// The manager runs the transformer after a load and caches the result under the original key with
-/// `-<transformerKey>` inserted before its extension (``ImageCacheKeys/transformedKey(for:transformerKey:)``), so
+/// `-<transformerKey>` inserted before its extension (`ImageCacheKeys.transformedKey(for:transformerKey:)`), so
 /// that a transformed image is found again without loading or transforming.
 ///
 /// Threading: ``transform(image:key:)`` runs on the manager's decode executor, never on the caller's thread or a
