@@ -73,3 +73,49 @@ extension ImageCaching {
         completion?()
     }
 }
+
+/// What a cache query found.
+public struct ImageCacheQueryResult: Sendable {
+    /// The image, or nil on a miss.
+    public var image: Image?
+    /// The encoded data, when the query read it (disk hits, and memory hits with `queryMemoryData`).
+    public var data: Data?
+    /// Where the image was found; `.none` on a miss.
+    public var cacheType: ImageCacheType
+
+    public init(image: Image?, data: Data? = nil, cacheType: ImageCacheType) {
+        self.image = image
+        self.data = data
+        self.cacheType = cacheType
+    }
+
+    /// A miss.
+    public static let miss = ImageCacheQueryResult(image: nil, cacheType: .none)
+}
+
+/// A cache query in progress; cancel it to stop the read and the decode.
+///
+/// The query's completion runs exactly once: with the result, or with `cancelled` (2002) when ``cancel()``
+/// comes first, whatever the race between the two. Cancelling after the result has been delivered does nothing.
+public final class CacheQueryToken: Sendable {
+    /// The key queried.
+    public let key: String
+    private let latch: CompletionLatch<ImageCacheQueryResult>
+
+    package init(key: String, latch: CompletionLatch<ImageCacheQueryResult>) {
+        self.key = key
+        self.latch = latch
+    }
+
+    /// Stops the query: the read and the decode are skipped if they have not started, and the completion
+    /// receives `cancelled` unless it already has its result. Thread-safe; returns at once.
+    public func cancel() {
+        latch.cancel()
+    }
+
+    /// Whether the query was cancelled.
+    public var isCancelled: Bool { latch.isCancelled }
+
+    /// Whether the query has delivered its result or been cancelled.
+    public var isFinished: Bool { latch.isDone }
+}

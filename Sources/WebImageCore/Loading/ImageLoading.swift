@@ -57,3 +57,72 @@ extension ImageLoading {
         ImageLoaderFailure.isPermanent(error)
     }
 }
+
+/// One caller's part of a load in progress.
+public protocol ImageLoadToken: AnyObject, Sendable {
+    /// Cancels this caller's part: its completion runs at once with `cancelled` unless it has already run, and
+    /// nothing is delivered to it after that. Thread-safe, returns at once; calling it again does nothing.
+    func cancel()
+
+    /// Whether ``cancel()`` was called before the load finished.
+    var isCancelled: Bool { get }
+
+    /// Whether this caller's completion has run or been claimed by a cancellation.
+    var isFinished: Bool { get }
+}
+
+/// A token over a ``CompletionLatch``, for loaders that finish a single caller.
+package final class LatchLoadToken<Success: Sendable>: ImageLoadToken {
+    let latch: CompletionLatch<Success>
+
+    package init(latch: CompletionLatch<Success>) {
+        self.latch = latch
+    }
+
+    package func cancel() {
+        latch.cancel()
+    }
+
+    package var isCancelled: Bool { latch.isCancelled }
+    package var isFinished: Bool { latch.isDone }
+}
+
+/// How far a load has come.
+public struct ImageLoadProgress: Sendable {
+    /// Bytes received so far.
+    public var receivedBytes: Int64
+    /// The bytes the response announced, or -1 when it did not say.
+    public var expectedBytes: Int64
+    /// A partial image, for progressive loads.
+    public var partialImage: Image?
+
+    public init(receivedBytes: Int64, expectedBytes: Int64, partialImage: Image? = nil) {
+        self.receivedBytes = receivedBytes
+        self.expectedBytes = expectedBytes
+        self.partialImage = partialImage
+    }
+
+    /// The fraction received, 0...1, or nil when the length is unknown.
+    public var fractionCompleted: Double? {
+        guard expectedBytes > 0 else { return nil }
+        return min(1, Double(receivedBytes) / Double(expectedBytes))
+    }
+}
+
+/// Which load failures are permanent, so that a URL failing with them is not tried again for a while.
+public enum ImageLoaderFailure {
+    /// True for a bad URL, undecodable or empty data, an unsupported format or scheme, too many redirects, a
+    /// response too large, TLS failures and refused requests or responses; false for cancellations, timeouts,
+    /// connection and DNS failures, lost connections, replies that are not valid HTTP (`badServerResponse`), HTTP
+    /// status errors and everything else.
+    public static func isPermanent(_ error: WebImageError) -> Bool {
+        switch error.code {
+        case .invalidURL, .badImageData, .unsupportedFormat, .unsupportedScheme, .tooManyRedirects,
+            .responseTooLarge, .tlsFailure, .invalidDownloadOperation, .invalidDownloadResponse,
+            .invalidDownloadContentType, .imageTooLarge:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Per-load settings that are not flags, as SDWebImage's context dictionary, with a typed field for each key
 /// and an open store for extensions.
 ///
@@ -85,3 +91,43 @@ public struct ImageContext: Sendable {
         set { values[key] = newValue }
     }
 }
+
+extension ImageContext {
+    /// The decode options a load with `options` and this context uses for `cacheKey`, as SDWebImage's
+    /// `SDGetDecodeOptionsFromContext`: the context's base options, then first frame only from the flag, the
+    /// scale (the context's when at least 1, else from an `@2x.`/`@3x.` key), the aspect-ratio rule, the
+    /// thumbnail size, and the scale-down limit (the context's, else the default with `scaleDownLargeImages`);
+    /// then frames on demand from the context, and their preloading from `preloadAllFrames`.
+    public func decodeOptions(for options: ImageOptions, cacheKey: String?) -> ImageDecodeOptions {
+        var result = decodeOptions ?? ImageDecodeOptions()
+        if options.contains(.decodeFirstFrameOnly) { result.firstFrameOnly = true }
+        if let scale = scaleFactor, scale >= 1 {
+            result.scaleFactor = scale
+        } else if let cacheKey {
+            result.scaleFactor = ImageCacheKeys.scaleFactor(forKey: cacheKey)
+        }
+        if let preserveAspectRatio { result.preserveAspectRatio = preserveAspectRatio }
+        if let thumbnailPixelSize, !thumbnailPixelSize.isEmpty { result.thumbnailPixelSize = thumbnailPixelSize }
+        if let scaleDownLimitBytes {
+            result.scaleDownLimitBytes = scaleDownLimitBytes
+        } else if options.contains(.scaleDownLargeImages) {
+            result.scaleDownLimitBytes = ImageDecodeOptions.defaultScaleDownLimitBytes
+        }
+        if let framesOnDemand { result.framesOnDemand = framesOnDemand }
+        if options.contains(.preloadAllFrames) { result.preloadsAllFrames = true }
+        return result
+    }
+}
+
+/// Turns a URL into its cache key, as SDWebImage's `SDWebImageCacheKeyFilter` (to drop a signed query string,
+/// say). Called on the thread that starts the load; must be fast and thread-safe.
+public typealias ImageCacheKeyFilter = @Sendable (URL) -> String
+
+/// Chooses the bytes the disk cache stores for a loaded image, as SDWebImage's `SDWebImageCacheSerializer`:
+/// `(image, data, url)`, where `data` is what was loaded (nil for a thumbnail or a transformed image). Returning nil
+/// lets the cache encode the image. Runs on the decode executor.
+public typealias ImageCacheSerializer = @Sendable (Image, Data?, URL) -> Data?
+
+/// Rewrites a load's options and context before anything else happens, as SDWebImage's
+/// `SDWebImageOptionsProcessor`; nil keeps them. Called on the thread that starts the load.
+public typealias ImageOptionsProcessor = @Sendable (URL?, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?
