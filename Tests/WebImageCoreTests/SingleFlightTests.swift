@@ -13,6 +13,12 @@ import Testing
             { [self] value in received.withLock { $0.append("\(name)=\(value)") } }
         }
 
+        /// Drops the handles of the flights started, which keep their single-flight and so, through a flight still
+        /// running, the receivers that keep this record.
+        func forgetFlights() {
+            starts.withLock { $0.removeAll() }
+        }
+
         func start(_ flight: SingleFlight<String, Int>.Flight) {
             starts.withLock { $0.append(flight) }
         }
@@ -21,6 +27,7 @@ import Testing
     @Test func joinersShareOneRunAndReceiveOnceInJoinOrder() throws {
         let flights = SingleFlight<String, Int>()
         let record = Record()
+        defer { record.forgetFlights() }
         _ = flights.join("a", receiver: record.receiver("first"), start: record.start)
         _ = flights.join("a", receiver: record.receiver("second"), start: record.start)
         _ = flights.join("b", receiver: record.receiver("other"), start: record.start)
@@ -43,6 +50,7 @@ import Testing
     @Test func theLastCallerToLeaveCancelsTheWorkOnce() throws {
         let flights = SingleFlight<String, Int>()
         let record = Record()
+        defer { record.forgetFlights() }
         let cancels = Locked(0)
         let first = flights.join("a", receiver: record.receiver("first"), start: record.start)
         let second = flights.join("a", receiver: record.receiver("second"), start: record.start)
@@ -71,6 +79,7 @@ import Testing
     @Test func aTicketOfAnEndedFlightDoesNotTouchALaterOne() {
         let flights = SingleFlight<String, Int>()
         let record = Record()
+        defer { record.forgetFlights() }
         let old = flights.join("a", receiver: record.receiver("old"), start: record.start)
         record.starts.withLock { $0[0] }.finish(1)
         _ = flights.join("a", receiver: record.receiver("new"), start: record.start)
@@ -90,6 +99,7 @@ import Testing
     @Test func aWorkThatFinishesDuringStartStillReachesItsFirstCaller() {
         let flights = SingleFlight<String, Int>()
         let record = Record()
+        defer { record.forgetFlights() }
         _ = flights.join("a", receiver: record.receiver("only")) { flight in flight.finish(5) }
         #expect(record.received.withLock { $0 } == ["only=5"])
         #expect(flights.count == 0)
