@@ -4,10 +4,19 @@ import Testing
 
 /// The generic single-flight, driven by hand: no I/O, no executor.
 @Suite struct SingleFlightTests {
+    typealias Flights = SingleFlight<String, Void, Never, Int>
+    typealias NumberFlights = SingleFlight<Int, Void, Never, Int>
+    /// Flights whose callers share a counter and hear progress as text.
+    typealias ReportingFlights = SingleFlight<String, Counter, String, Int>
+
+    final class Counter: Sendable {
+        let value = Locked(0)
+    }
+
     /// Records what a flight's callers receive and how many times the work started.
     final class Record: Sendable {
         let received = Locked<[String]>([])
-        let starts = Locked<[SingleFlight<String, Int>.Flight]>([])
+        let starts = Locked<[Flights.Flight]>([])
 
         func receiver(_ name: String) -> @Sendable (Int) -> Void {
             { [self] value in received.withLock { $0.append("\(name)=\(value)") } }
@@ -19,13 +28,13 @@ import Testing
             starts.withLock { $0.removeAll() }
         }
 
-        func start(_ flight: SingleFlight<String, Int>.Flight) {
+        func start(_ flight: Flights.Flight) {
             starts.withLock { $0.append(flight) }
         }
     }
 
     @Test func joinersShareOneRunAndReceiveOnceInJoinOrder() throws {
-        let flights = SingleFlight<String, Int>()
+        let flights = Flights()
         let record = Record()
         defer { record.forgetFlights() }
         _ = flights.join("a", receiver: record.receiver("first"), start: record.start)
@@ -48,7 +57,7 @@ import Testing
     }
 
     @Test func theLastCallerToLeaveCancelsTheWorkOnce() throws {
-        let flights = SingleFlight<String, Int>()
+        let flights = Flights()
         let record = Record()
         defer { record.forgetFlights() }
         let cancels = Locked(0)
@@ -77,7 +86,7 @@ import Testing
     }
 
     @Test func aTicketOfAnEndedFlightDoesNotTouchALaterOne() {
-        let flights = SingleFlight<String, Int>()
+        let flights = Flights()
         let record = Record()
         defer { record.forgetFlights() }
         let old = flights.join("a", receiver: record.receiver("old"), start: record.start)
@@ -97,7 +106,7 @@ import Testing
     }
 
     @Test func aWorkThatFinishesDuringStartStillReachesItsFirstCaller() {
-        let flights = SingleFlight<String, Int>()
+        let flights = Flights()
         let record = Record()
         defer { record.forgetFlights() }
         _ = flights.join("a", receiver: record.receiver("only")) { flight in flight.finish(5) }
@@ -106,8 +115,8 @@ import Testing
     }
 
     @Test func concurrentCallersEachReceiveOnceOrLeave() async {
-        let flights = SingleFlight<Int, Int>()
-        let starts = Locked<[Int: [SingleFlight<Int, Int>.Flight]]>([:])
+        let flights = NumberFlights()
+        let starts = Locked<[Int: [NumberFlights.Flight]]>([:])
         let received = Locked<[Int: Int]>([:])
         let left = Locked<Set<Int>>([])
         let callers = 2_000
@@ -140,5 +149,66 @@ import Testing
         for caller in 0..<callers where !leavers.contains(caller) {
             #expect(counts[caller] == 1, "caller \(caller) that never left receives once")
         }
+    }
+
+    @Test func joinersShareTheWorkTheFirstCallerMade() {
+        let flights = ReportingFlights()
+        let makes = Locked(0)
+        let make: () -> Counter = {
+            makes.withLock { $0 += 1 }
+            return Counter()
+        }
+        let first = flights.join("a", .init(receive: { _ in }), make: make) { flight in flight.work.value.withLock { $0 += 1 } }
+        let second = flights.join("a", .init(receive: { _ in }), make: make) { _ in Issue.record("a joiner starts nothing") }
+        #expect(first.started && !second.started)
+        #expect(first.work === second.work, "one work per flight")
+        #expect(makes.withLock { $0 } == 1)
+        #expect(second.work.value.withLock { $0 } == 1)
+    }
+
+    @Test func updatesReachTheListenersInTheFlightInJoinOrderAndNothingAfterItsEnd() throws {
+        let flights = ReportingFlights()
+        let heard = Locked<[String]>([])
+        let handle = Locked<ReportingFlights.Flight?>(nil)
+        func member(_ name: String, listens: Bool) -> ReportingFlights.Member {
+            var listen: ReportingFlights.Listener?
+            if listens {
+                listen = { update in heard.withLock { $0.append("\(name):\(update)") } }
+            }
+            return ReportingFlights.Member(listen: listen) { value in
+                heard.withLock { $0.append("\(name)=\(value)") }
+            }
+        }
+        let a = flights.join("k", member("a", listens: true), make: { Counter() }) { flight in handle.withLock { $0 = flight } }
+        _ = flights.join("k", member("b", listens: false), make: { Counter() }) { _ in }
+        let c = flights.join("k", member("c", listens: true), make: { Counter() }) { _ in }
+        let flight = try #require(handle.withLock { $0 })
+        #expect(flight.memberCount == 3)
+        flight.update("10%")
+        flights.leave(c)
+        flight.update("50%")
+        flights.leave(a)
+        flight.update("90%")
+        flight.finish(1)
+        flight.update("late")
+        #expect(heard.withLock { $0 } == ["a:10%", "c:10%", "a:50%", "b=1"])
+        #expect(flight.memberCount == 0)
+    }
+
+    @Test func aFlightKeepsOneCallerInlineThenManyAndLosesThemInAnyOrder() throws {
+        let flights = Flights()
+        let record = Record()
+        defer { record.forgetFlights() }
+        let tickets = (0..<4).map { index in flights.join("k", receiver: record.receiver("m\(index)"), start: record.start) }
+        let flight = try #require(record.starts.withLock { $0.first })
+        #expect(flight.memberCount == 4)
+        flights.leave(tickets[2])
+        flights.leave(tickets[0])
+        flights.leave(tickets[0])
+        #expect(flight.memberCount == 2, "a caller leaves once")
+        flights.leave(tickets[3])
+        #expect(flight.memberCount == 1 && flight.isWanted)
+        flight.finish(9)
+        #expect(record.received.withLock { $0 } == ["m1=9"])
     }
 }

@@ -35,7 +35,7 @@ public final class ImageCache: ImageCaching, Sendable {
     /// Where decoding and encoding run.
     public let executor: BoundedExecutor
 
-    let reads = SingleFlight<ReadKey, ImageCacheQueryResult>()
+    let reads = SingleFlight<ReadKey, Void, Never, ImageCacheQueryResult>()
 
     /// A cache in `<root>/<namespace>`.
     ///

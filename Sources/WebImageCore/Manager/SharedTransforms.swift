@@ -27,7 +27,7 @@ final class SharedTransforms: Sendable {
 
     /// Finished transforms remembered at most.
     private static let rememberedLimit = 128
-    private let running = SingleFlight<Key, Image?>()
+    private let running = SingleFlight<Key, Void, Never, Image?>()
     private let recent = Locked(Recent())
 
     /// Runs `transformer` on `image` on `executor`, unless the same transform is running or has just finished
