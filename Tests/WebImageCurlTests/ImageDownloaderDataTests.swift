@@ -28,8 +28,8 @@ func downloadData(
             defer { downloader.invalidate() }
             let loaded = try await downloadData(downloader, server.url("/image/\(photo)")).get()
             #expect(loaded.data == Fixtures.data(photo))
-            #expect(loaded.response.statusCode == 200)
-            #expect(loaded.response.mediaType == "image/jpeg")
+            #expect(loaded.response?.statusCode == 200)
+            #expect(loaded.response?.mediaType == "image/jpeg")
             // Bytes no coder reads are still a body: nothing is decoded.
             let raw = try await downloadData(downloader, server.url("/generated?bytes=3000")).get()
             #expect(raw.data.count == 3000)
@@ -139,6 +139,21 @@ func downloadData(
             coder.release()
             #expect(await waitUntil(timeout: .seconds(10)) { image.withLock { $0 } != nil })
             #expect(try image.withLock { $0 }?.get().image.pixelSize != nil)
+        }
+    }
+
+    /// A body is held only while Core decodes it: once the image callers' decodes are over, a data caller of the
+    /// same request starts a transfer of its own.
+    @Test func aDataCallerAfterTheDecodesHaveEndedStartsATransferOfItsOwn() async throws {
+        try await withTestHTTPServer { server in
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            defer { downloader.invalidate() }
+            let url = server.url("/image/\(photo)")
+            _ = try await download(downloader, url).get()
+            #expect(await waitUntil(timeout: .seconds(10)) { downloader.heldBodies.count == 0 })
+            let body = try await downloadData(downloader, url).get()
+            #expect(body.data == Fixtures.data(photo))
+            #expect(server.requestCount(forPath: "/image/\(photo)") == 2)
         }
     }
 }

@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Loads `data:` URLs (RFC 2397): the bytes come from the URL itself, base64 or percent-encoded, and are decoded
-/// on an executor, never on the caller's thread.
+/// Loads `data:` URLs (RFC 2397): the bytes come from the URL itself, base64 or percent-encoded, and are read and
+/// decoded on an executor, never on the caller's thread.
 ///
 /// ```swift
 /// let loader = DataURLImageLoader(coder: ImageCoderRegistry.shared)
@@ -13,28 +13,35 @@ import Foundation
 ///                     progress: nil) { result in ... }
 /// ```
 ///
-/// Thread-safe. Cancellation is checked before the decode and before the completion; a decode in progress runs
+/// As an ``ImageDataLoading`` it hands over the bytes; as an ``ImageLoading`` it decodes them in Core, one decode
+/// for the callers of the same URL and decode options while it runs (see ``DecodingImageLoader``).
+///
+/// Thread-safe. Cancellation is checked before the read, the decode and the completion; a decode in progress runs
 /// to its end and its result is dropped.
-public final class DataURLImageLoader: ImageLoading {
+public final class DataURLImageLoader: ImageLoading, ImageDataLoading {
     /// Decodes the bytes unless the context names another coder.
-    public let coder: any ImageCoding
-    /// Where decoding runs.
-    public let executor: BoundedExecutor
+    public var coder: any ImageCoding { decodes.coder }
+    /// Where reading and decoding run.
+    public var executor: BoundedExecutor { decodes.executor }
     /// The most bytes a URL may carry once decoded; larger ones fail with `responseTooLarge`.
     public let maxDataSize: Int
+    private let decodes: SharedDecodes
 
     public init(coder: any ImageCoding, executor: BoundedExecutor = .decoding, maxDataSize: Int = 64 << 20) {
-        self.coder = coder
-        self.executor = executor
+        decodes = SharedDecodes(coder: coder, executor: executor)
         self.maxDataSize = maxDataSize
     }
 
     public func canRequestImage(for url: URL) -> Bool {
+        canRequestData(for: url)
+    }
+
+    public func canRequestData(for url: URL) -> Bool {
         url.scheme?.lowercased() == "data"
     }
 
     /// Decodes the URL's bytes. Progress is reported once, when the bytes are known; a malformed URL fails with
-    /// `invalidURL`, bytes that do not decode with the coder's error.
+    /// `invalidURL`, bytes that do not decode with `badImageData` or the coder's limits.
     @discardableResult
     public func requestImage(
         url: URL,
@@ -43,11 +50,23 @@ public final class DataURLImageLoader: ImageLoading {
         progress: ImageLoadProgressHandler?,
         completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
+        decodes.requestImage(from: self, url: url, options: options, context: context, progress: progress, completion: completion)
+    }
+
+    /// The URL's bytes, after the context's decryptor. Progress is reported once, when the bytes are known; a
+    /// malformed URL fails with `invalidURL`, one over ``maxDataSize`` with `responseTooLarge`.
+    @discardableResult
+    public func requestData(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+    ) -> any ImageLoadToken {
         let limit = maxDataSize
         let string = url.absoluteString
         return LocalImageLoad.start(
-            what: "a data URL", cacheKey: nil, options: options, context: context, coder: coder, executor: executor,
-            progress: progress, completion: completion
+            what: "a data URL", context: context, executor: executor, progress: progress, completion: completion
         ) { () throws(WebImageError) in
             try DataURL.payload(of: string, limit: limit)
         }

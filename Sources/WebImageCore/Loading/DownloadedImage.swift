@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a loader delivers: the decoded image, the bytes it came from, and the response when there was one.
+/// What an image loader delivers: the decoded image, the bytes it came from, and the response and the transfer's
+/// metrics when there were some.
 public struct DownloadedImage: Sendable {
     /// The decoded image.
     public var image: Image
@@ -12,11 +13,14 @@ public struct DownloadedImage: Sendable {
     public var data: Data
     /// The HTTP response, for network loads.
     public var response: ImageResponse?
+    /// How the transfer went, for network loads.
+    public var metrics: ImageDownloadMetrics?
 
-    public init(image: Image, data: Data, response: ImageResponse? = nil) {
+    public init(image: Image, data: Data, response: ImageResponse? = nil, metrics: ImageDownloadMetrics? = nil) {
         self.image = image
         self.data = data
         self.response = response
+        self.metrics = metrics
     }
 }
 
@@ -24,17 +28,36 @@ public struct DownloadedImage: Sendable {
 @available(*, deprecated, renamed: "DownloadedImage")
 public typealias ImageLoaderResult = DownloadedImage
 
-/// The body of a download that was not decoded (see ``ImageDataLoading``; the downloader's `downloadData`): the
-/// bytes, after the decryptor when there is one, and the final response.
+/// What a data loader delivers (see ``ImageDataLoading``; the downloader's `downloadData`): the bytes, after the
+/// decryptor when there is one, with the final response and the transfer's metrics when there were some.
 public struct DownloadedImageData: Sendable {
     /// The body as received (decompressed from gzip, deflate or brotli), then decrypted.
     public var data: Data
-    /// The final response, after redirects and the response modifier.
-    public var response: ImageResponse
+    /// The final response, after redirects and the response modifier; nil for bytes that came without one
+    /// (`data:` and `file:` URLs).
+    public var response: ImageResponse?
+    /// How the transfer went, for network loads.
+    public var metrics: ImageDownloadMetrics?
 
-    /// A body and the response it came with.
-    public init(data: Data, response: ImageResponse) {
+    /// Bytes and the response they came with.
+    public init(data: Data, response: ImageResponse?, metrics: ImageDownloadMetrics? = nil) {
         self.data = data
         self.response = response
+        self.metrics = metrics
+    }
+
+    /// These bytes after `decryptor`, the one place a context's decryptor runs: the data loaders run it for their
+    /// callers, and Core's decoding runs it before it decodes.
+    ///
+    /// - Parameter what: Names the bytes in messages (a URL, "a data URL", a path).
+    /// - Throws: `badImageData` when the decryptor refuses the bytes.
+    package func decrypted(by decryptor: ImageDataDecryptor?, what: String) throws(WebImageError) -> DownloadedImageData {
+        guard let decryptor else { return self }
+        guard let decrypted = decryptor(data, response) else {
+            throw WebImageError(.badImageData, "the decryptor refused the data of \(what)")
+        }
+        var result = self
+        result.data = decrypted
+        return result
     }
 }

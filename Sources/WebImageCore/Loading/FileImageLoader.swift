@@ -8,24 +8,30 @@ import Foundation
 /// unless told otherwise, as a server must not read its own files for a client).
 ///
 /// The file is read and decoded on an executor, never on the caller's thread. Files larger than
-/// ``maxFileSize`` fail with `responseTooLarge` before they are read.
+/// ``maxFileSize`` fail with `responseTooLarge` before they are read. As an ``ImageDataLoading`` it hands over the
+/// bytes; as an ``ImageLoading`` it decodes them in Core, one decode for the callers of the same file and decode
+/// options while it runs (see ``DecodingImageLoader``).
 ///
 /// Thread-safe. Cancellation is checked before the read, before the decode and before the completion.
-public final class FileImageLoader: ImageLoading {
+public final class FileImageLoader: ImageLoading, ImageDataLoading {
     /// Decodes the bytes unless the context names another coder.
-    public let coder: any ImageCoding
+    public var coder: any ImageCoding { decodes.coder }
     /// Where reading and decoding run.
-    public let executor: BoundedExecutor
+    public var executor: BoundedExecutor { decodes.executor }
     /// The largest file read, in bytes.
     public let maxFileSize: Int
+    private let decodes: SharedDecodes
 
     public init(coder: any ImageCoding, executor: BoundedExecutor = .decoding, maxFileSize: Int = 64 << 20) {
-        self.coder = coder
-        self.executor = executor
+        decodes = SharedDecodes(coder: coder, executor: executor)
         self.maxFileSize = maxFileSize
     }
 
     public func canRequestImage(for url: URL) -> Bool {
+        canRequestData(for: url)
+    }
+
+    public func canRequestData(for url: URL) -> Bool {
         url.isFileURL
     }
 
@@ -39,10 +45,22 @@ public final class FileImageLoader: ImageLoading {
         progress: ImageLoadProgressHandler?,
         completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
+        decodes.requestImage(from: self, url: url, options: options, context: context, progress: progress, completion: completion)
+    }
+
+    /// Reads the file, then runs the context's decryptor. Failures are those of
+    /// ``requestImage(url:options:context:progress:completion:)`` but for the decode.
+    @discardableResult
+    public func requestData(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+    ) -> any ImageLoadToken {
         let limit = maxFileSize
         return LocalImageLoad.start(
-            what: url.path, cacheKey: url.absoluteString, options: options, context: context, coder: coder,
-            executor: executor, progress: progress, completion: completion
+            what: url.path, context: context, executor: executor, progress: progress, completion: completion
         ) { () throws(WebImageError) in
             try Self.read(url, limit: limit)
         }

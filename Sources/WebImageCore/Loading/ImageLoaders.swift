@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// Thread-safe: the list is read under a lock and no loader runs while it is held.
-public final class ImageLoaders: ImageDataLoading {
+public final class ImageLoaders: ImageLoading, ImageDataLoading {
     private let list: Locked<[any ImageLoading]>
 
     /// Loaders in the order they are asked: the first that can request a URL gets it.

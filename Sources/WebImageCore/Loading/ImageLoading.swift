@@ -95,11 +95,16 @@ public struct ImageLoadProgress: Sendable {
     public var expectedBytes: Int64
     /// A partial image, for progressive loads.
     public var partialImage: Image?
+    /// Every byte received so far, from a data loader (``ImageDataLoading``) to a caller that asked for a
+    /// progressive load (`progressiveLoad`), so that partial images can be decoded from them; nil otherwise.
+    /// Image loaders hand on partial images instead, and never these bytes.
+    public var receivedData: Data?
 
-    public init(receivedBytes: Int64, expectedBytes: Int64, partialImage: Image? = nil) {
+    public init(receivedBytes: Int64, expectedBytes: Int64, partialImage: Image? = nil, receivedData: Data? = nil) {
         self.receivedBytes = receivedBytes
         self.expectedBytes = expectedBytes
         self.partialImage = partialImage
+        self.receivedData = receivedData
     }
 
     /// The fraction received, 0...1, or nil when the length is unknown.

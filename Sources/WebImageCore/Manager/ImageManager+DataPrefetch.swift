@@ -57,7 +57,7 @@ extension ImageManager {
                     latch.finish(.failure(error))
                 case .success(let body):
                     failedURLList.remove(url)
-                    let revalidation = ImageRevalidation(response: body.response)
+                    let revalidation = body.response.map(ImageRevalidation.init(response:)) ?? ImageRevalidation()
                     cache.store(nil, data: body.data, key: key, options: loadOptions, context: context, cacheType: .disk) { stored in
                         if case .failure(let error) = stored {
                             latch.finish(.failure(error))

@@ -19,18 +19,23 @@ public final class ImageDownloadToken: ImageLoadToken {
     /// The URL the caller asked for.
     public let url: URL
     let delivery: Delivery
-    private let transferMetrics = Locked<ImageDownloadMetrics?>(nil)
+    /// The transfer's metrics once it has ended, and what to let go when the caller's holder cancels after the
+    /// completion (see ``holdBody(until:)``).
+    private let extras = Locked<(metrics: ImageDownloadMetrics?, release: (@Sendable () -> Void)?)>((nil, nil))
 
     init(url: URL, delivery: Delivery) {
         self.url = url
         self.delivery = delivery
     }
 
+    /// Cancels this caller's part; after the completion, only lets go of the body it may hold for Core's decode.
     public func cancel() {
         switch delivery {
         case .image(let latch): latch.cancel()
         case .data(let latch): latch.cancel()
         }
+        let release = extras.withLock { $0.release.take() }
+        release?()
     }
 
     public var isCancelled: Bool {
@@ -47,19 +52,19 @@ public final class ImageDownloadToken: ImageLoadToken {
         }
     }
 
-    /// Whether the caller wants the body alone, undecoded.
-    var wantsData: Bool {
-        if case .data = delivery { true } else { false }
-    }
-
     /// The metrics of the transfer that served this caller, once it has ended; nil before, and for callers
     /// that failed before a transfer started.
     public var metrics: ImageDownloadMetrics? {
-        transferMetrics.withLock { $0 }
+        extras.withLock { $0.metrics }
     }
 
     func record(_ metrics: ImageDownloadMetrics) {
-        transferMetrics.withLock { $0 = metrics }
+        extras.withLock { $0.metrics = metrics }
+    }
+
+    /// Keeps what `release` lets go until this token is cancelled, which Core does once it has decoded the body.
+    func holdBody(until release: @escaping @Sendable () -> Void) {
+        extras.withLock { $0.release = release }
     }
 
     /// Runs `hook` when the caller cancels (at once if it already has).
@@ -67,32 +72,6 @@ public final class ImageDownloadToken: ImageLoadToken {
         switch delivery {
         case .image(let latch): latch.onCancel(hook)
         case .data(let latch): latch.onCancel(hook)
-        }
-    }
-
-    /// Completes the caller with `outcome`, unless it is already done. A data caller served from a decoded image
-    /// gets the image's body; an image caller is never handed an outcome without an image.
-    func finish(
-        _ outcome: Result<DownloadOutcome, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false,
-        batch: DeliveryBatch? = nil, before: (@Sendable () -> Void)? = nil
-    ) {
-        switch delivery {
-        case .image(let latch):
-            let result: Result<DownloadedImage, WebImageError> = switch outcome {
-            case .success(.image(let loaded)): .success(loaded)
-            case .success(.data(let body)):
-                .failure(WebImageError(.badImageData, "the download of \(body.response.url.absoluteString) was not decoded"))
-            case .failure(let error): .failure(error)
-            }
-            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, batch: batch, before: before)
-        case .data(let latch):
-            let result: Result<DownloadedImageData, WebImageError> = switch outcome {
-            case .success(.image(let loaded)):
-                .success(DownloadedImageData(data: loaded.data, response: loaded.response ?? ImageResponse(url: url, statusCode: 0)))
-            case .success(.data(let body)): .success(body)
-            case .failure(let error): .failure(error)
-            }
-            latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, batch: batch, before: before)
         }
     }
 }

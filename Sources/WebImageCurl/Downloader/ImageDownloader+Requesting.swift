@@ -6,7 +6,8 @@ import Foundation
 import WebImageCore
 
 extension ImageDownloader {
-    /// Downloads `url` and decodes it, sharing the transfer with other callers of the same request.
+    /// Downloads `url` and decodes it in Core, sharing the transfer with other callers of the same request and the
+    /// decode with other callers of the same load (see ``WebImageCore/DecodingImageLoader``).
     ///
     /// Runs the request modifier during the call. Fails at once (on the callback queue) with
     /// `unsupportedScheme` for schemes other than `http` and `https` (and `file` when allowed), with
@@ -17,7 +18,7 @@ extension ImageDownloader {
     /// `cannotConnect`, `cannotFindHost`, `connectionLost`, `tlsFailure`, `tooManyRedirects`,
     /// `responseTooLarge`), each naming the URL.
     ///
-    /// - Returns: An ``ImageDownloadToken`` (as `any ImageLoadToken`) for this caller.
+    /// - Returns: A token for this caller.
     @discardableResult
     public func requestImage(
         url: URL,
@@ -26,11 +27,11 @@ extension ImageDownloader {
         progress: ImageLoadProgressHandler?,
         completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
-        downloadImage(url: url, options: options, context: context, progress: progress, completion: completion)
+        decodes.requestImage(from: DecodedSource(downloader: self), url: url, options: options, context: context, progress: progress, completion: completion)
     }
 
-    /// ``requestImage(url:options:context:progress:completion:)`` with the concrete token, which also offers
-    /// the transfer's metrics.
+    /// ``requestImage(url:options:context:progress:completion:)`` with a token that also offers the transfer's
+    /// metrics.
     @discardableResult
     public func downloadImage(
         url: URL,
@@ -44,7 +45,39 @@ extension ImageDownloader {
             makeCancellationError: { WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") },
             handler: completion
         )
-        return start(url: url, options: options, context: context, progress: progress, delivery: .image(latch))
+        let token = ImageDownloadToken(url: url, delivery: .image(latch))
+        // The load completes this caller's latch from the library's thread; the latch then goes to the caller's
+        // queue, and the progress with it.
+        var inner = context
+        inner.callbackQueue = .inline
+        let callbackQueue = context.callbackQueue ?? .default
+        var reporting: ImageLoadProgressHandler?
+        if let progress {
+            reporting = { report in
+                callbackQueue.execute(duringCall: false) {
+                    guard !latch.isDone else { return }
+                    progress(report)
+                }
+            }
+        }
+        let load = decodes.requestImage(from: DecodedSource(downloader: self), url: url, options: options, context: inner, progress: reporting) { result in
+            if case .success(let loaded) = result, let metrics = loaded.metrics { token.record(metrics) }
+            latch.finish(result)
+        }
+        latch.onCancel { load.cancel() }
+        return token
+    }
+
+    /// ``downloadData(url:options:context:progress:completion:)`` as an ``WebImageCore/ImageDataLoading`` loader.
+    @discardableResult
+    public func requestData(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+    ) -> any ImageLoadToken {
+        downloadData(url: url, options: options, context: context, progress: progress, completion: completion)
     }
 
     /// Downloads `url` without decoding it: the body (after the response modifier, the checks and the decryptor)
@@ -58,7 +91,9 @@ extension ImageDownloader {
     /// ``ImageDownloaderConfig/completionBatchingInterval``), and ``WebImageCore/CallbackQueue/inline`` runs the
     /// completion on the downloader's thread, which suits only completions that do very little. Failures are those of
     /// ``requestImage(url:options:context:progress:completion:)``, except that nothing is decoded, so an
-    /// undecodable body is not one; an empty body still is `badImageData`.
+    /// undecodable body is not one; an empty body still is `badImageData`. With `.progressiveLoad` and a progress
+    /// handler, each report carries every byte so far (``WebImageCore/ImageLoadProgress/receivedData``) when this
+    /// caller started the transfer.
     @discardableResult
     public func downloadData(
         url: URL,
@@ -67,103 +102,97 @@ extension ImageDownloader {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
     ) -> ImageDownloadToken {
+        download(url: url, options: options, context: context, progress: progress, heldBodies: nil, completion: completion)
+    }
+
+    /// Starts a data caller: serves it from a body that Core is still decoding for the same request, else joins
+    /// or starts the request's transfer.
+    ///
+    /// - Parameter heldBodies: Where to hold the body while Core decodes it, for a caller that Core's decoding
+    ///   made; nil for others.
+    private func download(
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        heldBodies: HeldBodies?,
+        completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+    ) -> ImageDownloadToken {
         let latch = CompletionLatch<DownloadedImageData>(
             callbackQueue: context.callbackQueue ?? .default,
             makeCancellationError: { WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") },
             handler: completion
         )
-        return start(url: url, options: options, context: context, progress: progress, delivery: .data(latch))
-    }
-
-    private func start(
-        url: URL,
-        options: ImageOptions,
-        context: ImageContext,
-        progress: ImageLoadProgressHandler?,
-        delivery: ImageDownloadToken.Delivery
-    ) -> ImageDownloadToken {
-        let token = ImageDownloadToken(url: url, delivery: delivery)
+        let token = ImageDownloadToken(url: url, delivery: .data(latch))
         let engine: CurlEngine
         let request: ImageRequest
         do throws(WebImageError) {
             engine = try curlEngine.get()
             request = try makeRequest(url: url, context: context)
         } catch {
-            token.finish(.failure(error), duringCall: true)
+            latch.finish(.failure(error), duringCall: true)
             return token
         }
         let priority = Self.priority(for: options)
-        let id = nextCallerID()
-        let wantsData = token.wantsData
-        let decodeKey: DownloadCaller.DecodeKey
-        if wantsData {
-            let hasOwnProcessing = context.responseModifier != nil || context.decryptor != nil
-            decodeKey = hasOwnProcessing
-                ? DownloadCaller.DecodeKey(options: ImageDecodeOptions(), soleCaller: id, dataOnly: true)
-                : .sharedData
-        } else {
-            // A coder object of the context's is shared by the callers that bring the same one; a coder value
-            // cannot be told apart from another, so its caller decodes alone.
-            let coderObject: ObjectIdentifier? = context.imageCoder.flatMap { coder in
-                type(of: coder) is AnyObject.Type ? ObjectIdentifier(coder as AnyObject) : nil
-            }
-            let hasOwnDecode = (context.imageCoder != nil && coderObject == nil)
-                || context.responseModifier != nil || context.decryptor != nil
-            decodeKey = DownloadCaller.DecodeKey(
-                options: context.decodeOptions(for: options, cacheKey: url.absoluteString),
-                soleCaller: hasOwnDecode ? id : nil,
-                coder: hasOwnDecode ? nil : coderObject
-            )
-        }
         let caller = DownloadCaller(
-            id: id,
             token: token,
+            latch: latch,
             progress: progress,
             callbackQueue: context.callbackQueue ?? .default,
-            decodeKey: decodeKey,
-            coder: context.imageCoder ?? coder,
-            decryptor: context.decryptor,
             responseModifier: context.responseModifier,
-            priority: priority,
-            wantsPartialImages: !wantsData && options.contains(.progressiveLoad) && progress != nil
+            decryptor: context.decryptor,
+            wantsBody: options.contains(.progressiveLoad) && progress != nil,
+            heldBodies: heldBodies
         )
         let identity = DownloadIdentity(
             request: request, credentials: config.credentials, options: options, defaults: identityDefaults
         )
-        // A download that finished between the lookup and the join refuses the caller: start a new one.
-        for _ in 0..<3 {
-            let (download, isNew) = self.download(for: identity) {
-                SharedDownload(
-                    identity: identity,
-                    url: request.url,
-                    isConditional: !(context.revalidation?.headers.isEmpty ?? true),
-                    config: config,
-                    executor: executor,
-                    owner: self,
-                    progressive: caller.wantsPartialImages
-                        ? ProgressiveDownload(
-                            coder: caller.coder,
-                            options: caller.decodeKey.options,
-                            executor: executor,
-                            interval: config.progressiveDecodeInterval
-                        )
-                        : nil
-                )
-            }
-            if isNew { download.setInitialPriority(priority) }
-            guard download.join(caller) else {
-                forget(download)
-                continue
-            }
-            if isNew {
-                download.started(engine.start(curlRequest(for: request, options: options, priority: priority), sink: download))
-            }
+        let member = caller.member(executor: executor)
+        if let held = self.heldBodies.end(for: identity) {
+            member.receive(held)
             return token
         }
-        token.finish(
-            .failure(WebImageError(.invalidDownloadOperation, "could not start the download of \(url.absoluteString)")),
-            duringCall: true
-        )
+        let ticket = transfers.join(identity, member) {
+            SharedDownload(
+                identity: identity,
+                url: request.url,
+                isConditional: !(context.revalidation?.headers.isEmpty ?? true),
+                config: config,
+                owner: self,
+                priority: priority,
+                isProgressive: caller.wantsBody
+            )
+        } start: { flight in
+            let download = flight.work
+            download.attach(flight)
+            flight.onCancel { download.abandon() }
+            download.started(engine.start(curlRequest(for: request, options: options, priority: priority), sink: download))
+        }
+        if !ticket.started { ticket.work.raise(to: priority) }
+        latch.onCancel { [transfers] in transfers.leave(ticket) }
         return token
+    }
+
+    /// The downloader as Core's decoding sees it: a data loader whose bodies are held while they are decoded, so
+    /// that a data caller of the same request is served from them meanwhile.
+    struct DecodedSource: ImageDataLoading {
+        let downloader: ImageDownloader
+
+        func canRequestData(for url: URL) -> Bool {
+            downloader.canRequestData(for: url)
+        }
+
+        func requestData(
+            url: URL,
+            options: ImageOptions,
+            context: ImageContext,
+            progress: ImageLoadProgressHandler?,
+            completion: @escaping @Sendable (Result<DownloadedImageData, WebImageError>) -> Void
+        ) -> any ImageLoadToken {
+            downloader.download(
+                url: url, options: options, context: context, progress: progress,
+                heldBodies: downloader.heldBodies, completion: completion
+            )
+        }
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 #endif
 import WebImageCore
 
-/// Downloads and decodes images over HTTP and HTTPS with libcurl, as SDWebImage's `SDWebImageDownloader`,
-/// with one transfer per distinct request however many callers want it.
+/// Downloads image bytes over HTTP and HTTPS with libcurl, as SDWebImage's `SDWebImageDownloader`, with one
+/// transfer per distinct request however many callers want it; as an ``WebImageCore/ImageLoading`` it also
+/// decodes them, in Core.
 ///
 /// ```swift
 /// let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
@@ -16,26 +17,31 @@ import WebImageCore
 /// token.cancel()   // completes this caller with `cancelled`; the transfer goes on for its other callers
 /// ```
 ///
-/// - **Threads.** One dedicated thread runs libcurl's multi interface; it only moves bytes. Checks, the
-///   decryptor and decoding run on ``executor``; completions and progress on each caller's callback queue.
+/// - **Threads.** One dedicated thread runs libcurl's multi interface; it only moves bytes. Response modifiers,
+///   decryptors and decoding run on ``executor``; completions and progress on each caller's callback queue.
 /// - **Sharing.** Callers share a transfer when their final requests are the same: URL, method, every header
-///   (after the request modifier), the credentials, and the cookie and TLS options. The body is decoded once per
-///   distinct set of decode options among them.
-/// - **Progressive loads.** With `.progressiveLoad` and a progress handler, partial images come with the
-///   progress reports, from an incremental decoder fed on the executor, at most one partial decode at a time per
-///   transfer, with or without a `Content-Length`. The caller that starts a transfer decides whether it is
+///   (after the request modifier), the credentials, and the cookie and TLS options. Image callers
+///   (``requestImage(url:options:context:progress:completion:)``) also share one decode per distinct load in Core
+///   (see ``WebImageCore/DecodingImageLoader``), over transfers shared with data callers.
+/// - **Progressive loads.** With `.progressiveLoad` and a progress handler, a data caller's progress reports carry
+///   every byte so far, and an image caller gets partial images decoded from them, at most one partial decode at
+///   a time per load, with or without a `Content-Length`. The caller that starts a transfer decides whether it is
 ///   progressive; partial images never come after the completion.
 /// - **Cancellation.** A caller's token completes it at once with `cancelled`, and nothing reaches it after
 ///   that. The transfer stops when its last caller cancels.
 /// - **Shutdown.** ``invalidate()`` (also run when the downloader is released) cancels every transfer,
 ///   completes every caller with `cancelled` and stops the thread.
-public final class ImageDownloader: ImageLoading {
+public final class ImageDownloader: ImageLoading, ImageDataLoading {
     /// The settings the downloader was made with.
     public let config: ImageDownloaderConfig
-    /// Decodes bodies unless a caller's context names another coder.
-    public let coder: any ImageCoding
-    /// Where checks, decryption and decoding run.
+    /// Where response modifiers, decryptors and decoding run.
     public let executor: BoundedExecutor
+    /// Core's decoding of this downloader's bytes, for image callers.
+    let decodes: SharedDecodes
+    /// The transfers in progress or waiting to start, one per distinct request, with their callers.
+    let transfers = SharedDownload.Flights()
+    /// The bodies of finished transfers that Core is still decoding.
+    let heldBodies = HeldBodies()
 
     private let engine: Result<CurlEngine, WebImageError>
 
@@ -46,18 +52,17 @@ public final class ImageDownloader: ImageLoading {
     }
     /// The configured headers and their form in a ``DownloadIdentity``, made once.
     let identityDefaults: (headers: [HTTPHeader], normalized: [HTTPHeader])
-    private let downloads = Locked<(byIdentity: [DownloadIdentity: SharedDownload], nextCaller: Int)>(([:], 0))
 
     /// Makes a downloader and starts its curl thread.
     ///
     /// - Parameters:
     ///   - config: Limits, timeouts, headers and checks; copied.
-    ///   - coder: Decodes response bodies; usually `ImageCoderRegistry.shared`.
-    ///   - executor: Where decoding runs.
+    ///   - coder: Decodes response bodies for image callers; usually `ImageCoderRegistry.shared`.
+    ///   - executor: Where response modifiers, decryptors and decoding run.
     public init(config: ImageDownloaderConfig = ImageDownloaderConfig(), coder: any ImageCoding, executor: BoundedExecutor = .decoding) {
         self.config = config
-        self.coder = coder
         self.executor = executor
+        decodes = SharedDecodes(coder: coder, executor: executor, progressiveInterval: config.progressiveDecodeInterval)
         identityDefaults = (config.httpHeaders, DownloadIdentity.normalized(config.httpHeaders))
         var engineConfiguration = CurlEngine.Configuration()
         engineConfiguration.maxConcurrentTransfers = max(1, config.maxConcurrentDownloads)
@@ -82,13 +87,21 @@ public final class ImageDownloader: ImageLoading {
         if case .success(let engine) = engine { engine.invalidate() }
     }
 
+    /// Decodes response bodies for image callers, unless a caller's context names another coder.
+    public var coder: any ImageCoding { decodes.coder }
+
     /// The number of transfers in progress or waiting to start.
     public var currentDownloadCount: Int {
-        downloads.withLock { $0.byIdentity.count }
+        transfers.count
     }
 
     /// True for `http` and `https` URLs, and `file` URLs when ``ImageDownloaderConfig/allowsFileURLs`` is on.
     public func canRequestImage(for url: URL) -> Bool {
+        isAllowedScheme(url)
+    }
+
+    /// True for the URLs ``canRequestImage(for:)`` accepts.
+    public func canRequestData(for url: URL) -> Bool {
         isAllowedScheme(url)
     }
 
@@ -99,15 +112,6 @@ public final class ImageDownloader: ImageLoading {
         case "http", "https": true
         case "file": config.allowsFileURLs
         default: false
-        }
-    }
-
-    func forget(_ download: SharedDownload) {
-        downloads.withLock { state in
-            // One lookup: an identity is long to compare.
-            if let index = state.byIdentity.index(forKey: download.identity), state.byIdentity.values[index] === download {
-                state.byIdentity.remove(at: index)
-            }
         }
     }
 
@@ -163,23 +167,6 @@ public final class ImageDownloader: ImageLoading {
         if options.contains(.highPriority) { return .high }
         if options.contains(.lowPriority) { return .low }
         return .normal
-    }
-
-    func nextCallerID() -> Int {
-        downloads.withLock { state in
-            state.nextCaller += 1
-            return state.nextCaller
-        }
-    }
-
-    /// The shared download for `identity`: the one in progress, or a new one, with whether it is new.
-    func download(for identity: DownloadIdentity, make: () -> SharedDownload) -> (SharedDownload, isNew: Bool) {
-        downloads.withLock { state in
-            if let existing = state.byIdentity[identity] { return (existing, false) }
-            let made = make()
-            state.byIdentity[identity] = made
-            return (made, true)
-        }
     }
 
     var curlEngine: Result<CurlEngine, WebImageError> { engine }

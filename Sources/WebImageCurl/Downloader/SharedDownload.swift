@@ -5,94 +5,67 @@ import Foundation
 #endif
 import WebImageCore
 
-/// One transfer and every caller waiting on it: the engine's sink for the transfer, and the place where its
-/// body is checked, decrypted and decoded once per distinct decode (see ``DownloadCaller/DecodeKey``).
+/// One transfer, shared by every caller of the same request: the work of a flight in the downloader's
+/// ``SingleFlight`` of transfers, and the engine's sink for the transfer. It reports progress to the flight's
+/// callers (with every byte so far for a progressive transfer) and ends the flight with the body, checked once for
+/// the callers who have nothing of their own to run on it.
 ///
-/// Lifecycle: transferring (callers join and leave; the last to leave cancels the transfer), then processing
-/// (callers may still join and are served from the same body), then done (the downloader forgets it, so the
-/// next caller starts a new transfer). Every caller is completed exactly once through its token's latch.
+/// Lifecycle: made by the first caller (``init``), given its flight before the engine starts the transfer
+/// (``attach(_:)``), numbered once the engine took it (``started(_:)``), then done when the engine completes it.
+/// Callers join and leave through the flight; the last to leave cancels the transfer (``abandon()``). The flight
+/// ends with the transfer, so the next caller of the same request starts a new one.
 final class SharedDownload: CurlTransferSink {
-    private struct State {
-        var callers = DownloadCallerTable()
-        var transferID: CurlTransferID?
-        var isTransferDone = false
-        /// The body and response once the transfer succeeded.
-        var outcome: Body?
-        /// What callers who want the checked body alone get (see ``DownloadCaller/DecodeKey/isSharedData``), set
-        /// with `outcome`.
-        var sharedData: Result<DownloadOutcome, WebImageError>?
-        /// Decodes started or finished, by key: the callers waiting on each, or its result once done.
-        var decodes: [DownloadCaller.DecodeKey: DecodeState] = [:]
-        var throttle: DownloadProgressThrottle
-        var priority: CurlRequest.Priority = .low
-        /// Callers in `callers` with a progress handler, so that a chunk costs nothing per caller when none listens.
-        var progressListeners = 0
+    typealias Flights = SingleFlight<DownloadIdentity, SharedDownload, Progress, End>
 
-        mutating func add(_ caller: DownloadCaller) {
-            if callers.insert(caller) == nil, caller.progress != nil { progressListeners += 1 }
-        }
-
-        mutating func remove(_ id: Int) -> DownloadCaller? {
-            guard let caller = callers.remove(id) else { return nil }
-            if caller.progress != nil { progressListeners -= 1 }
-            return caller
-        }
-
-        mutating func removeAllCallers() -> [DownloadCaller] {
-            progressListeners = 0
-            return callers.removeAll()
-        }
+    /// A report of a transfer's progress.
+    struct Progress: Sendable {
+        /// Bytes so far and expected; with every byte so far for a progressive transfer (``ImageLoadProgress/receivedData``).
+        let progress: ImageLoadProgress
+        /// Whether the throttle lets the report out to callers who do not want the bytes.
+        let isThrottled: Bool
     }
 
-    /// What a successful transfer left for the decodes: the body, the response, the metrics and the last
-    /// progress report.
-    private struct Body {
+    /// What a successful transfer brought.
+    struct Body: Sendable {
         var data: Data
         var response: ImageResponse
         var metrics: ImageDownloadMetrics
         var lastProgress: ImageLoadProgress
     }
 
-    private enum DecodeState {
-        case running([Int])
-        case done(Result<DownloadOutcome, WebImageError>)
+    /// How a transfer ended.
+    struct End: Sendable {
+        /// The download that ended, which runs a caller's own response modifier and decryptor on the body.
+        let download: SharedDownload
+        let body: Result<Body, WebImageError>
+        /// The body after the checks every caller shares, for callers with no response modifier or decryptor.
+        let checked: Result<DownloadedImageData, WebImageError>
+        let deliveries: CurlThreadDeliveries
     }
 
-    /// None, one or several: what a completed transfer hands on, without an array for the usual one.
-    private enum OneOrMany<Element> {
-        case none
-        case one(Element)
-        case many([Element])
-
-        var isEmpty: Bool {
-            switch self {
-            case .none: true
-            case .one: false
-            case .many(let elements): elements.isEmpty
-            }
-        }
-
-        func forEach(_ body: (Element) -> Void) {
-            switch self {
-            case .none: break
-            case .one(let element): body(element)
-            case .many(let elements): elements.forEach(body)
-            }
-        }
+    private struct State {
+        /// Set before the transfer starts; dropped when it ends, so that the download and its flight do not keep
+        /// each other.
+        var flight: Flights.Flight?
+        var transferID: CurlTransferID?
+        /// The priority the transfer was started with, and the highest a caller has asked for since.
+        let startPriority: CurlRequest.Priority
+        var priority: CurlRequest.Priority
+        /// Every caller left before the engine numbered the transfer.
+        var isAbandoned = false
+        var isTransferDone = false
+        var throttle: DownloadProgressThrottle
     }
 
     let identity: DownloadIdentity
     let url: URL
-    /// Partial images, when the first caller asked for a progressive load.
-    private let progressive: ProgressiveDownload?
     private let isConditional: Bool
     private let config: ImageDownloaderConfig
-    private let executor: BoundedExecutor
+    /// Every byte so far, when the first caller asked for a progressive load.
+    private let progressive: ProgressiveBody?
     private let state: Locked<State>
-    /// The downloader, told once when the download has nothing left to do (so that it forgets it), and through
-    /// which the transfer is cancelled or raised in the engine. Weak: a download does not keep its downloader
-    /// alive, and once the downloader is gone its engine has completed every transfer. (A reference rather than
-    /// three closures: a download is made per request, and each closure would be an allocation.)
+    /// The downloader, through which the transfer is cancelled or raised in the engine. Weak: a download does not
+    /// keep its downloader alive, and once the downloader is gone its engine has completed every transfer.
     private weak let owner: ImageDownloader?
 
     init(
@@ -100,88 +73,62 @@ final class SharedDownload: CurlTransferSink {
         url: URL,
         isConditional: Bool,
         config: ImageDownloaderConfig,
-        executor: BoundedExecutor,
         owner: ImageDownloader,
-        progressive: ProgressiveDownload? = nil
+        priority: CurlRequest.Priority,
+        isProgressive: Bool
     ) {
-        self.progressive = progressive
         self.identity = identity
         self.url = url
         self.isConditional = isConditional
         self.config = config
-        self.executor = executor
         self.owner = owner
-        state = Locked(State(throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)))
+        progressive = isProgressive ? ProgressiveBody() : nil
+        state = Locked(State(
+            startPriority: priority,
+            priority: priority,
+            throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)
+        ))
     }
 
-    /// Records the engine's number for the transfer (after `start` returned).
-    /// Cancels the transfer at once when every caller left before it started.
+    // MARK: Lifecycle
+
+    /// Gives the download its flight, before the engine may call it.
+    func attach(_ flight: Flights.Flight) {
+        state.withLock { $0.flight = flight }
+    }
+
+    /// Records the engine's number for the transfer (after `start` returned): cancels it at once when every caller
+    /// left before, and raises it when a caller asked for more since it was started.
     func started(_ id: CurlTransferID) {
-        let abandoned: Bool = state.withLock { state in
-            guard !state.isTransferDone else { return false }
-            state.transferID = id
-            return state.callers.isEmpty
-        }
-        if abandoned { owner?.cancelTransfer(id) }
-    }
-
-    // MARK: Callers
-
-    /// Adds `caller`. Returns false when the download is already done, so that the caller starts a new one.
-    func join(_ caller: DownloadCaller) -> Bool {
-        enum Next { case none, refused, raise(CurlTransferID, CurlRequest.Priority), decode(Body), deliver(Result<DownloadOutcome, WebImageError>, Body) }
+        enum Next { case none, cancel, raise(CurlRequest.Priority) }
         let next: Next = state.withLock { state in
-            if state.isTransferDone, state.outcome == nil { return .refused }
-            if let outcome = state.outcome {
-                if caller.decodeKey.isSharedData, let sharedData = state.sharedData { return .deliver(sharedData, outcome) }
-                switch state.decodes[caller.decodeKey] {
-                case .running(let waiting):
-                    state.decodes[caller.decodeKey] = .running(waiting + [caller.id])
-                    state.add(caller)
-                    return .none
-                case .done(let result):
-                    return .deliver(result, outcome)
-                case nil:
-                    state.decodes[caller.decodeKey] = .running([caller.id])
-                    state.add(caller)
-                    return .decode(outcome)
-                }
-            }
-            state.add(caller)
-            if caller.priority > state.priority {
-                state.priority = caller.priority
-                if let id = state.transferID { return .raise(id, caller.priority) }
-            }
-            return .none
+            guard !state.isTransferDone else { return .none }
+            state.transferID = id
+            if state.isAbandoned { return .cancel }
+            return state.priority > state.startPriority ? .raise(state.priority) : .none
         }
         switch next {
-        case .refused:
-            return false
-        case .none:
-            break
-        case .raise(let id, let priority):
-            owner?.raiseTransfer(id, to: priority)
-        case .decode(let body):
-            scheduleDecode(caller.decodeKey, body: body)
-        case .deliver(let result, let body):
-            caller.token.record(body.metrics)
-            caller.token.finish(result, before: caller.lastReport(body.lastProgress))
+        case .none: break
+        case .cancel: owner?.cancelTransfer(id)
+        case .raise(let priority): owner?.raiseTransfer(id, to: priority)
         }
-        // Held strongly: the latch drops the hook when the caller completes, which every caller does.
-        caller.token.onCancel { [self, id = caller.id] in leave(id) }
-        return true
     }
 
-    /// The priority the first caller asked for, before the transfer starts.
-    func setInitialPriority(_ priority: CurlRequest.Priority) {
-        state.withLock { $0.priority = priority }
+    /// A caller that asked for `priority` joined: moves the transfer up the engine's queue when that is higher.
+    func raise(to priority: CurlRequest.Priority) {
+        let raise: CurlTransferID? = state.withLock { state in
+            guard priority > state.priority, !state.isTransferDone else { return nil }
+            state.priority = priority
+            return state.transferID
+        }
+        if let raise { owner?.raiseTransfer(raise, to: priority) }
     }
 
-    /// A caller cancelled: forget it, and cancel the transfer when it was the last one waiting for it.
-    private func leave(_ id: Int) {
+    /// Every caller left: cancels the transfer, now or as soon as the engine has numbered it.
+    func abandon() {
         let cancel: CurlTransferID? = state.withLock { state in
-            guard state.remove(id) != nil else { return nil }
-            guard !state.isTransferDone, state.callers.isEmpty else { return nil }
+            guard !state.isTransferDone else { return nil }
+            state.isAbandoned = true
             return state.transferID
         }
         if let cancel { owner?.cancelTransfer(cancel) }
@@ -192,39 +139,28 @@ final class SharedDownload: CurlTransferSink {
     func didReceiveResponse(_ response: CurlResponse) {}
 
     func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {
-        if let progressive {
-            progressive.append(chunk) { [weak self] image in self?.deliverPartial(image, bytesSoFar: bytesSoFar, expected: expected) }
+        let (flight, isThrottled) = state.withLock { state in
+            (state.flight, !state.throttle.shouldReport(received: bytesSoFar, expected: expected))
         }
-        let listeners: [DownloadCaller] = state.withLock { state in
-            guard state.progressListeners > 0,
-                  state.throttle.shouldReport(received: bytesSoFar, expected: expected)
-            else { return [] }
-            return state.callers.filter { $0.progress != nil }
-        }
-        let progress = ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected)
-        for caller in listeners { caller.report(progress) }
-    }
-
-    /// Hands a partial image to the progressive callers still waiting.
-    private func deliverPartial(_ image: Image, bytesSoFar: Int64, expected: Int64) {
-        let listeners = state.withLock { state in
-            state.isTransferDone ? [] : state.callers.filter { $0.wantsPartialImages }
-        }
-        let progress = ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected, partialImage: image)
-        for caller in listeners { caller.report(progress) }
+        let body = progressive?.append(chunk)
+        guard let flight, !isThrottled || body != nil else { return }
+        flight.update(Progress(
+            progress: ImageLoadProgress(receivedBytes: bytesSoFar, expectedBytes: expected, receivedData: body),
+            isThrottled: isThrottled
+        ))
     }
 
     func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
-        progressive?.finish()
+        let flight = state.withLock { state in
+            state.isTransferDone = true
+            state.transferID = nil
+            defer { state.flight = nil }
+            return state.flight
+        }
+        let batch = CurlThreadDeliveries(batch: deliveries)
         switch result {
         case .failure(let error):
-            let callers: [DownloadCaller] = state.withLock { state in
-                state.isTransferDone = true
-                state.transferID = nil
-                return state.removeAllCallers()
-            }
-            owner?.forget(self)
-            for caller in callers { caller.token.finish(.failure(error), batch: deliveries) }
+            flight?.finish(End(download: self, body: .failure(error), checked: .failure(error), deliveries: batch))
         case .success(let transfer):
             let response = ImageResponse(
                 url: transfer.response.url == identity.url ? url : URL(string: transfer.response.url) ?? url,
@@ -240,85 +176,30 @@ final class SharedDownload: CurlTransferSink {
                     expectedBytes: transfer.response.expectedContentLength ?? Int64(transfer.body.count)
                 )
             )
-            // Callers who want the body alone, with nothing of their own to run on it, need only the checks:
-            // cheap, and no user code, so they run here and those callers complete at once.
-            let sharedData = checkedData(body)
-            let (decodeKeys, completedHere): (OneOrMany<DownloadCaller.DecodeKey>, OneOrMany<DownloadCaller>) = state.withLock { state in
-                state.isTransferDone = true
-                state.transferID = nil
-                state.outcome = body
-                state.sharedData = sharedData
-                // One caller, the usual case, needs no grouping.
-                if let only = state.callers.soleCaller {
-                    if only.decodeKey.isSharedData {
-                        _ = state.remove(only.id)
-                        return (.none, .one(only))
-                    }
-                    state.decodes[only.decodeKey] = .running([only.id])
-                    return (.one(only.decodeKey), .none)
-                }
-                var decodeKeys: [DownloadCaller.DecodeKey] = []
-                var completedHere: [DownloadCaller] = []
-                for (key, callers) in Dictionary(grouping: state.callers.all, by: \.decodeKey) {
-                    if key.isSharedData {
-                        for caller in callers { _ = state.remove(caller.id) }
-                        completedHere += callers
-                    } else {
-                        state.decodes[key] = .running(callers.map(\.id))
-                        decodeKeys.append(key)
-                    }
-                }
-                return (.many(decodeKeys), .many(completedHere))
-            }
-            if decodeKeys.isEmpty { owner?.forget(self) }
-            completedHere.forEach { caller in
-                caller.token.record(body.metrics)
-                caller.token.finish(sharedData, batch: deliveries, before: caller.lastReport(body.lastProgress))
-            }
-            decodeKeys.forEach { key in scheduleDecode(key, body: body) }
+            flight?.finish(End(download: self, body: .success(body), checked: checked(body), deliveries: batch))
         }
     }
 
-    /// The response checks on the body, for callers who want it undecoded and have no response modifier or
-    /// decryptor.
-    private func checkedData(_ body: Body) -> Result<DownloadOutcome, WebImageError> {
+    /// The response checks and the empty-body check, which every caller without a response modifier or
+    /// decryptor of its own shares.
+    private func checked(_ body: Body) -> Result<DownloadedImageData, WebImageError> {
         if let failure = DownloadResponseCheck.failure(for: body.response, config: config, isConditional: isConditional) {
             return .failure(failure)
         }
         guard !body.data.isEmpty else {
             return .failure(WebImageError(.badImageData, "\(url.absoluteString) sent an empty body"))
         }
-        return .success(.data(DownloadedImageData(data: body.data, response: body.response)))
+        return .success(DownloadedImageData(data: body.data, response: body.response, metrics: body.metrics))
     }
 
-    // MARK: Decoding (on the executor)
-
-    /// Decodes on the executor; the callers are completed after the executor's slot is released, on the same
-    /// global-queue thread (no second dispatch for callers on the default callback queue).
-    private func scheduleDecode(_ key: DownloadCaller.DecodeKey, body: Body) {
-        executor.submitWithFollowUp { [self] in
-            let representative: DownloadCaller? = state.withLock { state in
-                guard case .running(let ids) = state.decodes[key] else { return nil }
-                for id in ids {
-                    if let caller = state.callers[id], !caller.token.isFinished { return caller }
-                }
-                return nil
-            }
-            let result: Result<DownloadOutcome, WebImageError>
-            if let representative {
-                result = process(body.data, response: body.response, for: representative)
-            } else {
-                result = .failure(WebImageError(.cancelled, "every caller of \(url.absoluteString) cancelled"))
-            }
-            return { [self] in finishDecode(key, result: result, body: body) }
-        }
-    }
-
-    /// The response modifier, the response checks, the decryptor and the decode, for one decode key.
-    private func process(_ body: Data, response: ImageResponse, for caller: DownloadCaller) -> Result<DownloadOutcome, WebImageError> {
-        var response = response
-        if let modifier = caller.responseModifier {
-            guard let modified = modifier(response) else {
+    /// The checks again for a caller with a response modifier or a decryptor of its own, which run first or
+    /// after; on the executor, as they are user code.
+    func processed(
+        _ body: Body, responseModifier: ImageResponseModifier?, decryptor: ImageDataDecryptor?
+    ) -> Result<DownloadedImageData, WebImageError> {
+        var response = body.response
+        if let responseModifier {
+            guard let modified = responseModifier(response) else {
                 return .failure(WebImageError(.invalidDownloadResponse, "the response modifier refused the response of \(url.absoluteString)"))
             }
             response = modified
@@ -326,43 +207,23 @@ final class SharedDownload: CurlTransferSink {
         if let failure = DownloadResponseCheck.failure(for: response, config: config, isConditional: isConditional) {
             return .failure(failure)
         }
-        var data = body
-        if let decryptor = caller.decryptor {
-            guard let decrypted = decryptor(data, response) else {
-                return .failure(WebImageError(.badImageData, "the decryptor refused the data of \(url.absoluteString)"))
-            }
-            data = decrypted
-        }
-        guard !data.isEmpty else {
-            return .failure(WebImageError(.badImageData, "\(url.absoluteString) sent an empty body"))
-        }
-        if caller.decodeKey.dataOnly {
-            return .success(.data(DownloadedImageData(data: data, response: response)))
-        }
         do throws(WebImageError) {
-            // The options are recorded so that a cache can tell a first-frame-only decode from the whole animation.
-            let image = try caller.coder.decodeForLoad(data, options: caller.decodeKey.options)
-            return .success(.image(DownloadedImage(image: image, data: data, response: response)))
+            let data = try DownloadedImageData(data: body.data, response: response, metrics: body.metrics)
+                .decrypted(by: decryptor, what: url.absoluteString)
+            guard !data.data.isEmpty else {
+                return .failure(WebImageError(.badImageData, "\(url.absoluteString) sent an empty body"))
+            }
+            return .success(data)
         } catch {
-            // A body no coder recognises is bad image data to a downloader, as SDWebImage reports it.
-            let code = error.code == .unsupportedFormat ? .badImageData : error.code
-            return .failure(WebImageError(code, "\(error.message) (\(url.absoluteString))", statusCode: error.statusCode))
+            return .failure(error)
         }
     }
+}
 
-    private func finishDecode(_ key: DownloadCaller.DecodeKey, result: Result<DownloadOutcome, WebImageError>, body: Body) {
-        let (waiting, allDone): ([DownloadCaller], Bool) = state.withLock { state in
-            guard case .running(let ids) = state.decodes[key] else { return ([], false) }
-            state.decodes[key] = .done(result)
-            let waiting = ids.compactMap { state.remove($0) }
-            let allDone = !state.decodes.values.contains { if case .running = $0 { true } else { false } }
-            return (waiting, allDone)
-        }
-        // Forgotten first, so that a caller who asks again from its completion starts a new transfer.
-        if allDone { owner?.forget(self) }
-        for caller in waiting {
-            caller.token.record(body.metrics)
-            caller.token.finish(result, onFreeGlobalThread: true, before: caller.lastReport(body.lastProgress))
-        }
-    }
+/// The curl thread's gathering of completions, carried with the end of a transfer to its callers.
+///
+/// `@unchecked Sendable`: a flight's callers receive its end during ``SingleFlight/Flight/finish(_:)``, which the
+/// download calls on the curl thread, so the batch is used only on the thread that owns it, as it must be.
+struct CurlThreadDeliveries: @unchecked Sendable {
+    let batch: DeliveryBatch?
 }

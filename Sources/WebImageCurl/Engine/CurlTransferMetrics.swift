@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Timings and facts of one finished transfer, as curl measured them.
 ///
 /// Times are cumulative from the start of the transfer, as curl reports them (`CURLINFO_*_TIME_T`).
@@ -32,5 +34,21 @@ package struct CurlTransferMetrics: Sendable, Hashable {
         self.bytesReceived = bytesReceived
         self.httpVersion = httpVersion
         self.reusedConnection = reusedConnection
+    }
+}
+
+extension ImageDownloadMetrics {
+    /// The metrics of a transfer as libcurl measured it.
+    init(_ metrics: CurlTransferMetrics) {
+        self.init(
+            nameLookup: metrics.nameLookup,
+            connect: metrics.connect,
+            tlsHandshake: metrics.tlsHandshake,
+            firstByte: metrics.firstByte,
+            total: metrics.total,
+            bytesReceived: metrics.bytesReceived,
+            httpVersion: metrics.httpVersion,
+            reusedConnection: metrics.reusedConnection
+        )
     }
 }

@@ -1,4 +1,5 @@
-/// How one transfer went: where the time went and what came back.
+/// How one transfer went: where the time went and what came back. The downloader fills it from libcurl's timing
+/// fields; other data loaders may fill it from their own.
 public struct ImageDownloadMetrics: Sendable, Hashable {
     /// Time to resolve the host name, from the start.
     public var nameLookup: Duration
@@ -17,14 +18,23 @@ public struct ImageDownloadMetrics: Sendable, Hashable {
     /// Whether the transfer reused a connection that was already open.
     public var reusedConnection: Bool
 
-    init(_ metrics: CurlTransferMetrics) {
-        nameLookup = metrics.nameLookup
-        connect = metrics.connect
-        tlsHandshake = metrics.tlsHandshake
-        firstByte = metrics.firstByte
-        total = metrics.total
-        bytesReceived = metrics.bytesReceived
-        httpVersion = metrics.httpVersion
-        reusedConnection = metrics.reusedConnection
+    public init(
+        nameLookup: Duration,
+        connect: Duration,
+        tlsHandshake: Duration,
+        firstByte: Duration,
+        total: Duration,
+        bytesReceived: Int64,
+        httpVersion: String?,
+        reusedConnection: Bool
+    ) {
+        self.nameLookup = nameLookup
+        self.connect = connect
+        self.tlsHandshake = tlsHandshake
+        self.firstByte = firstByte
+        self.total = total
+        self.bytesReceived = bytesReceived
+        self.httpVersion = httpVersion
+        self.reusedConnection = reusedConnection
     }
 }

@@ -4,18 +4,18 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WebImageCore
 
-/// The partial images of one progressive transfer: the body so far, kept as it arrives, and an incremental
-/// decoder fed from it on the executor, at most one partial decode at a time, and the starts of two at least
-/// `interval` apart. Bytes that arrive while a decode runs, or before the interval has passed, are decoded as soon
-/// as it allows, even when no more bytes come (a server that pauses still gets its partial image). Partial decodes
-/// stop when the transfer ends, whether it completed, failed or was cancelled.
+/// The partial images of one progressive load: the bytes received so far, as the loader hands them over, and an
+/// incremental decoder fed from them on the executor, at most one partial decode at a time, and the starts of two
+/// at least `interval` apart. Bytes that arrive while a decode runs, or before the interval has passed, are decoded
+/// as soon as it allows, even when no more bytes come (a server that pauses still gets its partial image). Partial
+/// decodes stop at ``finish()``, whether the load completed, failed or was cancelled.
 ///
-/// The transfer's thread only appends and, when no partial decode is running, hands a snapshot to the executor;
-/// the lock is shared only with that one decode, so it is never held for long.
-final class ProgressiveDownload: Sendable {
+/// The loader's thread only records the latest bytes and, when no partial decode is running, hands them to the
+/// executor; the lock is shared only with that one decode, so it is never held for long. Thread-safe.
+final class ProgressiveDecode: Sendable {
     private struct State {
+        /// The latest bytes received, the whole body so far.
         var body = Data()
         /// How much of `body` the last partial decode was given.
         var decodedCount = 0
@@ -37,24 +37,39 @@ final class ProgressiveDownload: Sendable {
     private let options: ImageDecodeOptions
     private let executor: BoundedExecutor
     private let interval: Duration
+    private let deliver: @Sendable (Image) -> Void
 
-    init(coder: any ImageCoding, options: ImageDecodeOptions, executor: BoundedExecutor, interval: Double = 0) {
+    /// - Parameters:
+    ///   - interval: The least time between the starts of two partial decodes, in seconds.
+    ///   - deliver: Gets each new partial image, on the executor.
+    init(
+        coder: any ImageCoding,
+        options: ImageDecodeOptions,
+        executor: BoundedExecutor,
+        interval: Double = 0,
+        deliver: @escaping @Sendable (Image) -> Void
+    ) {
         self.coder = coder
         self.options = options
         self.executor = executor
         self.interval = .milliseconds(Int64((max(interval, 0) * 1000).rounded()))
+        self.deliver = deliver
     }
 
-    /// Appends `chunk`; when no partial decode is running, starts one over everything received so far and
-    /// hands its image to `deliver` (on the executor).
-    func append(_ chunk: UnsafeRawBufferPointer, deliver: @escaping @Sendable (Image) -> Void) {
-        state.withLock { $0.body.append(contentsOf: chunk) }
-        startIfDue(deliver)
+    /// Takes `body`, every byte received so far; when no partial decode is running, starts one over it. Bodies
+    /// that are no longer than the last one taken change nothing.
+    func received(_ body: Data) {
+        let grew = state.withLock { state in
+            guard !state.isFinished, body.count > state.body.count else { return false }
+            state.body = body
+            return true
+        }
+        if grew { startIfDue() }
     }
 
     /// Starts a partial decode of the bytes not yet decoded, unless one is running (it calls this again when it
     /// ends) or the interval has not passed (a start is then scheduled for when it has).
-    private func startIfDue(_ deliver: @escaping @Sendable (Image) -> Void) {
+    private func startIfDue() {
         enum Next { case nothing, decode(Data), wait(Duration) }
         let next: Next = state.withLock { state in
             guard !state.isFinished, !state.isDecoding, !state.isWaitingForInterval, !state.noDecoder,
@@ -79,18 +94,18 @@ final class ProgressiveDownload: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
                 guard let self else { return }
                 state.withLock { $0.isWaitingForInterval = false }
-                startIfDue(deliver)
+                startIfDue()
             }
         case .decode(let snapshot):
             executor.submit { [self] in
-                decode(snapshot, deliver: deliver)
-                startIfDue(deliver)
+                decode(snapshot)
+                startIfDue()
             }
         }
     }
 
     /// One partial decode of `snapshot`, on the executor; delivers its image when it shows something new.
-    private func decode(_ snapshot: Data, deliver: @escaping @Sendable (Image) -> Void) {
+    private func decode(_ snapshot: Data) {
         let decoder: (any IncrementalImageDecoding)? = state.withLock { state in
             if state.decoder == nil, !state.noDecoder {
                 state.decoder = Self.makeDecoder(coder, for: snapshot, options: options)
