@@ -23,51 +23,39 @@ import Foundation
 public struct ImageLoadOperation: Sendable, Hashable {
     /// The URL asked for; nil when the load was started without one.
     public let url: URL?
-    /// The load's latch, callback queue and handlers; nil for an operation whose result was delivered during the
-    /// call that made it, which has nothing left to deliver or cancel.
+    /// The load's lifecycle and callback queue; nil for an operation whose result was delivered during the call
+    /// that made it, which has nothing left to deliver or cancel.
     let run: Run?
 
     /// What a load that has not yet delivered its result keeps, shared by the copies of its operation.
     final class Run: Sendable {
-        let latch: CompletionLatch<ImageLoadResult>
+        let lifecycle: Locked<Lifecycle>
         let callbackQueue: CallbackQueue
-        let state: Locked<State>
         /// Whether the caller gave a progress handler.
         let wantsProgress: Bool
 
-        init(latch: CompletionLatch<ImageLoadResult>, callbackQueue: CallbackQueue, state: State, wantsProgress: Bool) {
-            self.latch = latch
+        init(callbackQueue: CallbackQueue, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadResultHandler) {
+            lifecycle = Locked(Lifecycle(completion: completion, progressHandler: progress))
             self.callbackQueue = callbackQueue
-            self.state = Locked(state)
-            self.wantsProgress = wantsProgress
+            wantsProgress = progress != nil
         }
-    }
 
-    struct State {
-        var cacheToken: CacheQueryToken?
-        var loaderToken: (any ImageLoadToken)?
-        /// The caller's handlers, until the final result or the cancellation is claimed.
-        var completion: ImageLoadResultHandler?
-        var progressHandler: ImageLoadProgressHandler?
-        /// The last progress the loader reported, until a callback takes it.
-        var progress: ImageLoadProgress?
-        /// While a result that is not final is on its way: what must wait for it (the final result, or the
-        /// cancellation), run by the block that delivers it, after it.
-        var waitingForRefreshing: [@Sendable () -> Void]?
+        /// Does what ending the load asks: the hooks at once, then the delivery on the callback queue.
+        func perform(_ action: Lifecycle.EndAction, duringCall: Bool = false, onFreeGlobalThread: Bool = false) {
+            guard case .end(let deliver, let hooks) = action else { return }
+            for hook in hooks { hook() }
+            guard let deliver else { return }
+            if callbackQueue.runsInline(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread) {
+                deliver()
+            } else {
+                callbackQueue.execute(duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, deliver)
+            }
+        }
     }
 
     init(url: URL?, callbackQueue: CallbackQueue, progress: ImageLoadProgressHandler?, completion: @escaping ImageLoadResultHandler) {
         self.url = url
-        run = Run(
-            latch: CompletionLatch(
-                callbackQueue: callbackQueue,
-                makeCancellationError: { WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled") },
-                handler: completion
-            ),
-            callbackQueue: callbackQueue,
-            state: State(completion: completion, progressHandler: progress),
-            wantsProgress: progress != nil
-        )
+        run = Run(callbackQueue: callbackQueue, progress: progress, completion: completion)
     }
 
     /// An operation whose result was delivered during the call that made it (a memory hit): finished, not
@@ -114,32 +102,27 @@ public struct ImageLoadOperation: Sendable, Hashable {
     /// calling it again does nothing.
     public func cancel() {
         guard let run else { return }
-        run.latch.cancel { call in
-            let deferred: Bool = run.state.withLock { state in
-                state.completion = nil
-                state.progressHandler = nil
-                guard state.waitingForRefreshing != nil else { return false }
-                state.waitingForRefreshing?.append(call)
-                return true
-            }
-            if !deferred { run.callbackQueue.execute(duringCall: false, call) }
+        let url = url
+        let action = run.lifecycle.withLock { lifecycle in
+            lifecycle.cancel(with: WebImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled"))
         }
+        run.perform(action)
     }
 
     /// Whether ``cancel()`` came before the final result.
-    public var isCancelled: Bool { run?.latch.isCancelled ?? false }
+    public var isCancelled: Bool { run?.lifecycle.withLock { $0.isCancelled } ?? false }
 
     /// Whether the final result has been delivered or claimed by a cancellation.
-    public var isFinished: Bool { run?.latch.isDone ?? true }
+    public var isFinished: Bool { run?.lifecycle.withLock { $0.isEnded } ?? true }
 
     /// The cache query, once it has started.
     public var cacheToken: CacheQueryToken? {
-        run?.state.withLock { $0.cacheToken }
+        run?.lifecycle.withLock { $0.cacheToken }
     }
 
     /// The loader's request, once it has started.
     public var loaderToken: (any ImageLoadToken)? {
-        run?.state.withLock { $0.loaderToken }
+        run?.lifecycle.withLock { $0.loaderToken }
     }
 
     // MARK: Driven by the manager
@@ -147,53 +130,33 @@ public struct ImageLoadOperation: Sendable, Hashable {
     /// Runs `work` once, when the operation is cancelled (at once if it already is; never for an operation
     /// delivered during its call, which cannot be cancelled).
     func onCancel(_ work: @escaping @Sendable () -> Void) {
-        run?.latch.onCancel(work)
+        guard let run else { return }
+        if run.lifecycle.withLock({ $0.onCancel(work) }) { work() }
     }
 
     func setCacheToken(_ token: CacheQueryToken) {
         guard let run else { return }
-        run.state.withLock { $0.cacheToken = token }
-        run.latch.onCancel { token.cancel() }
+        if run.lifecycle.withLock({ $0.setCacheToken(token) }) { token.cancel() }
     }
 
     func setLoaderToken(_ token: any ImageLoadToken) {
         guard let run else { return }
-        run.state.withLock { $0.loaderToken = token }
-        run.latch.onCancel { token.cancel() }
+        if run.lifecycle.withLock({ $0.setLoaderToken(token) }) { token.cancel() }
     }
 
     /// Records the loader's progress and hands it to the progress handler on the callback queue. Reports that
     /// pile up are merged into the latest; none is delivered after the final result.
     func report(_ progress: ImageLoadProgress) {
-        guard let run, !run.latch.isDone, run.state.withLock({ state in
-            guard state.progressHandler != nil else { return false }
-            state.progress = progress
-            return true
-        }) else { return }
+        guard let run, run.lifecycle.withLock({ $0.report(progress) }) else { return }
         run.callbackQueue.execute(duringCall: false) {
-            guard !run.latch.isDone else { return }
-            Self.takeProgress(run)?()
+            run.lifecycle.withLock { $0.takeProgress() }?()
         }
-    }
-
-    /// A call of the progress handler with the progress not yet delivered, or nil.
-    private static func takeProgress(_ run: Run) -> (@Sendable () -> Void)? {
-        let (handler, progress) = run.state.withLock { state in
-            defer { state.progress = nil }
-            return (state.progressHandler, state.progress)
-        }
-        guard let handler, let progress else { return nil }
-        return { handler(progress) }
     }
 
     /// Delivers the cached image of a `refreshCached` load before the loader is asked; the final result, or a
     /// cancellation, waits until this one has been handed over.
     func deliverRefreshing(_ result: ImageLoadResult, duringCall: Bool) {
-        guard let run else { return }
-        let completion = run.state.withLock { state in
-            state.waitingForRefreshing = []
-            return state.completion
-        }
+        guard let run, let completion = run.lifecycle.withLock({ $0.beginEarly(evenIfBusy: true) }) else { return }
         Self.deliverEarly(result, to: completion, in: run, duringCall: duringCall)
     }
 
@@ -201,28 +164,18 @@ public struct ImageLoadOperation: Sendable, Hashable {
     /// only when it will be delivered: not when the operation is finished or another result that is not final is
     /// still on its way (the partial is then dropped). The final result waits behind it.
     func deliverPartial(_ make: () -> ImageLoadResult) {
-        guard let run, !run.latch.isDone else { return }
-        let completion: ImageLoadResultHandler? = run.state.withLock { state in
-            guard state.waitingForRefreshing == nil, let completion = state.completion else { return nil }
-            state.waitingForRefreshing = []
-            return completion
-        }
-        guard let completion else { return }
+        guard let run, let completion = run.lifecycle.withLock({ $0.beginEarly(evenIfBusy: false) }) else { return }
         Self.deliverEarly(make(), to: completion, in: run, duringCall: false)
     }
 
-    /// Hands `result` to `completion` on the callback queue unless the final result came first, then runs what
-    /// waited behind it.
+    /// Hands `result` to `completion` on the callback queue unless the load ended first, then hands over the end
+    /// that waited behind it.
     private static func deliverEarly(
-        _ result: ImageLoadResult, to completion: ImageLoadResultHandler?, in run: Run, duringCall: Bool
+        _ result: ImageLoadResult, to completion: @escaping ImageLoadResultHandler, in run: Run, duringCall: Bool
     ) {
         run.callbackQueue.execute(duringCall: duringCall) {
-            if let completion, !run.latch.isDone { completion(.success(result)) }
-            let waiting = run.state.withLock { state in
-                defer { state.waitingForRefreshing = nil }
-                return state.waitingForRefreshing ?? []
-            }
-            for work in waiting { work() }
+            if run.lifecycle.withLock({ $0.showsEarly }) { completion(.success(result)) }
+            run.lifecycle.withLock { $0.endEarly() }?()
         }
     }
 
@@ -234,19 +187,6 @@ public struct ImageLoadOperation: Sendable, Hashable {
     ///   - onFreeGlobalThread: Whether this thread is a global-queue thread holding nothing of the library's.
     func finish(_ result: Result<ImageLoadResult, WebImageError>, duringCall: Bool = false, onFreeGlobalThread: Bool = false) {
         guard let run else { return }
-        let deliver: @Sendable () -> Void = {
-            let lastProgress = Self.takeProgress(run)
-            run.state.withLock { state in
-                state.completion = nil
-                state.progressHandler = nil
-            }
-            run.latch.finish(result, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread, before: lastProgress)
-        }
-        let deferred: Bool = run.state.withLock { state in
-            guard state.waitingForRefreshing != nil else { return false }
-            state.waitingForRefreshing?.append(deliver)
-            return true
-        }
-        if !deferred { deliver() }
+        run.perform(run.lifecycle.withLock { $0.finish(result) }, duringCall: duringCall, onFreeGlobalThread: onFreeGlobalThread)
     }
 }
