@@ -10,10 +10,10 @@ import WebImageCore
 /// callers (with every byte so far for a progressive transfer) and ends the flight with the body, checked once for
 /// the callers who have nothing of their own to run on it.
 ///
-/// Lifecycle: made by the first caller (``init``), given its flight before the engine starts the transfer
-/// (``attach(_:)``), numbered once the engine took it (``started(_:)``), then done when the engine completes it.
-/// Callers join and leave through the flight; the last to leave cancels the transfer (``abandon()``). The flight
-/// ends with the transfer, so the next caller of the same request starts a new one.
+/// Lifecycle (``Lifecycle``): made by the first caller (``init``), given its flight before the engine starts the
+/// transfer (``attach(_:)``), numbered once the engine took it (``started(_:)``), then done when the engine
+/// completes it. Callers join and leave through the flight; the last to leave cancels the transfer (``abandon()``).
+/// The flight ends with the transfer, so the next caller of the same request starts a new one.
 final class SharedDownload: CurlTransferSink {
     typealias Flights = SingleFlight<DownloadIdentity, SharedDownload, Progress, End>
 
@@ -44,16 +44,7 @@ final class SharedDownload: CurlTransferSink {
     }
 
     private struct State {
-        /// Set before the transfer starts; dropped when it ends, so that the download and its flight do not keep
-        /// each other.
-        var flight: Flights.Flight?
-        var transferID: CurlTransferID?
-        /// The priority the transfer was started with, and the highest a caller has asked for since.
-        let startPriority: CurlRequest.Priority
-        var priority: CurlRequest.Priority
-        /// Every caller left before the engine numbered the transfer.
-        var isAbandoned = false
-        var isTransferDone = false
+        var lifecycle: Lifecycle<Flights.Flight>
         var throttle: DownloadProgressThrottle
     }
 
@@ -84,8 +75,7 @@ final class SharedDownload: CurlTransferSink {
         self.owner = owner
         progressive = isProgressive ? ProgressiveBody() : nil
         state = Locked(State(
-            startPriority: priority,
-            priority: priority,
+            lifecycle: Lifecycle(priority: priority),
             throttle: DownloadProgressThrottle(interval: config.minimumProgressInterval)
         ))
     }
@@ -94,44 +84,31 @@ final class SharedDownload: CurlTransferSink {
 
     /// Gives the download its flight, before the engine may call it.
     func attach(_ flight: Flights.Flight) {
-        state.withLock { $0.flight = flight }
+        state.withLock { $0.lifecycle.attach(flight) }
     }
 
     /// Records the engine's number for the transfer (after `start` returned): cancels it at once when every caller
     /// left before, and raises it when a caller asked for more since it was started.
     func started(_ id: CurlTransferID) {
-        enum Next { case none, cancel, raise(CurlRequest.Priority) }
-        let next: Next = state.withLock { state in
-            guard !state.isTransferDone else { return .none }
-            state.transferID = id
-            if state.isAbandoned { return .cancel }
-            return state.priority > state.startPriority ? .raise(state.priority) : .none
-        }
-        switch next {
-        case .none: break
-        case .cancel: owner?.cancelTransfer(id)
-        case .raise(let priority): owner?.raiseTransfer(id, to: priority)
-        }
+        perform(state.withLock { $0.lifecycle.started(id) })
     }
 
     /// A caller that asked for `priority` joined: moves the transfer up the engine's queue when that is higher.
     func raise(to priority: CurlRequest.Priority) {
-        let raise: CurlTransferID? = state.withLock { state in
-            guard priority > state.priority, !state.isTransferDone else { return nil }
-            state.priority = priority
-            return state.transferID
-        }
-        if let raise { owner?.raiseTransfer(raise, to: priority) }
+        perform(state.withLock { $0.lifecycle.raise(to: priority) })
     }
 
     /// Every caller left: cancels the transfer, now or as soon as the engine has numbered it.
     func abandon() {
-        let cancel: CurlTransferID? = state.withLock { state in
-            guard !state.isTransferDone else { return nil }
-            state.isAbandoned = true
-            return state.transferID
+        perform(state.withLock { $0.lifecycle.abandon() })
+    }
+
+    private func perform(_ action: Lifecycle<Flights.Flight>.Action) {
+        switch action {
+        case .none: break
+        case .cancel(let id): owner?.cancelTransfer(id)
+        case .raise(let id, let priority): owner?.raiseTransfer(id, to: priority)
         }
-        if let cancel { owner?.cancelTransfer(cancel) }
     }
 
     // MARK: CurlTransferSink (on the curl thread: record and hand off only)
@@ -140,7 +117,7 @@ final class SharedDownload: CurlTransferSink {
 
     func didReceive(bytesSoFar: Int64, expected: Int64, chunk: UnsafeRawBufferPointer) {
         let (flight, isThrottled) = state.withLock { state in
-            (state.flight, !state.throttle.shouldReport(received: bytesSoFar, expected: expected))
+            (state.lifecycle.flight, !state.throttle.shouldReport(received: bytesSoFar, expected: expected))
         }
         let body = progressive?.append(chunk)
         guard let flight, !isThrottled || body != nil else { return }
@@ -151,12 +128,7 @@ final class SharedDownload: CurlTransferSink {
     }
 
     func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
-        let flight = state.withLock { state in
-            state.isTransferDone = true
-            state.transferID = nil
-            defer { state.flight = nil }
-            return state.flight
-        }
+        let flight = state.withLock { $0.lifecycle.complete() }
         let batch = CurlThreadDeliveries(batch: deliveries)
         switch result {
         case .failure(let error):
