@@ -168,3 +168,18 @@ extension Result {
         if case .success(let value) = self { value } else { nil }
     }
 }
+
+extension ImageContext.Key {
+    /// The key of ``ImageContext/imageManager``.
+    public static let imageManager = ImageContext.Key(rawValue: "imageManager")
+}
+
+extension ImageContext {
+    /// The manager a view binding loads through in place of its target's (SDWebImage's `customManager`); the
+    /// manager itself ignores it. Kept among the extension values, as the binding is the only floor that knows
+    /// managers.
+    public var imageManager: ImageManager? {
+        get { self[.imageManager] as? ImageManager }
+        set { self[.imageManager] = newValue }
+    }
+}

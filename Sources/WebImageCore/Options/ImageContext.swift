@@ -16,9 +16,6 @@ public struct ImageContext: Sendable {
     /// The key under which a view binding keeps and cancels its load (SDWebImage's `setImageOperationKey`); a
     /// ``WebImageTarget`` uses its type name when this is nil.
     public var operationKey: String?
-    /// The manager a view binding loads through in place of its target's (SDWebImage's `customManager`); the
-    /// manager itself ignores it.
-    public var imageManager: ImageManager?
     /// The cache to use instead of the manager's.
     public var imageCache: (any ImageCaching)?
     /// The cache for original (untransformed, full-size) images, when it differs from ``imageCache``.
