@@ -40,9 +40,9 @@ public final class AnimatedFramePool: Sendable {
         package static let immediate = Scheduler { work in work() }
     }
 
-    /// The budget of a pool made without one: a quarter of ``MemoryCache/defaultCostLimit``, so at most 256 MiB
-    /// and in a small container a few MiB.
-    public static let defaultMaxByteCount = max(MemoryCache.defaultCostLimit / 4, 1 << 20)
+    /// The budget of a pool made without one: a quarter of the memory cache's default cost limit
+    /// (``MemoryCache/defaultCostLimit``), so at most 256 MiB and in a small container a few MiB.
+    public static let defaultMaxByteCount = max(ProcessMemory.defaultCacheBudget / 4, 1 << 20)
 
     private struct State {
         var frames: [Int: PixelBuffer] = [:]

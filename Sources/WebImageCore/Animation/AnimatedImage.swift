@@ -58,12 +58,7 @@ public final class AnimatedImage: Sendable {
         coder: any ImageCoding,
         options: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(WebImageError) {
-        let chosen: (any ImageCoding)? = if let registry = coder as? ImageCoderRegistry {
-            registry.decoder(for: data)
-        } else {
-            coder
-        }
-        guard let animated = chosen as? any AnimatedImageCoding else { return nil }
+        guard let animated = coder.decoder(for: data) as? any AnimatedImageCoding else { return nil }
         let provider = try animated.makeAnimatedImageProvider(for: data, options: options)
         self.init(provider: provider, decodeOptions: options)
     }

@@ -32,6 +32,10 @@ public protocol ImageCoding: Sendable {
     /// all `totalByteCount` bytes the answer is ``info(for:)``'s. The default asks for the whole data.
     func info(forPrefix prefix: Data, totalByteCount: Int) throws(WebImageError) -> ImagePrefixInfo
 
+    /// The coder that decodes `data`: a single coder answers itself, a composite (``ImageCoderRegistry``) the one
+    /// of its coders that would, or nil when none would.
+    func decoder(for data: Data) -> (any ImageCoding)?
+
     /// Whether this coder can encode to `format`.
     func canEncode(to format: ImageFormat) -> Bool
 
@@ -40,6 +44,11 @@ public protocol ImageCoding: Sendable {
 }
 
 extension ImageCoding {
+    /// This coder itself.
+    public func decoder(for data: Data) -> (any ImageCoding)? {
+        self
+    }
+
     /// Reads the header by decoding the first frame; coders override this with a header-only read.
     public func info(for data: Data) throws(WebImageError) -> ImageInfo {
         let image = try decode(data, options: ImageDecodeOptions(firstFrameOnly: true, keepsOriginalOrientation: true))

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,7 +11,34 @@ import Musl
 import Darwin
 #endif
 
-extension MemoryCache {
+/// How much memory the process may use, for the budgets that must stay bounded on a system that sends no memory
+/// warnings: the memory cache's default cost limit and the animation frame pools' default budget. At the bottom
+/// floor, so that neither has to ask the other.
+package enum ProcessMemory {
+    /// The budget of a cache made without one: 15% of the process's memory limit (the cgroup limit when one is set
+    /// and smaller than physical memory, else physical memory), at least 1 MiB and at most 1 GiB. Computed once,
+    /// the first time it is read.
+    package static let defaultCacheBudget: Int = cacheBudget(
+        cgroupLimit: cgroupMemoryLimit(),
+        physicalMemory: Int(clamping: ProcessInfo.processInfo.physicalMemory)
+    )
+
+    /// The smallest default cache budget: 1 MiB.
+    package static let minimumCacheBudget = 1 << 20
+    /// The largest default cache budget: 1 GiB.
+    package static let maximumCacheBudget = 1 << 30
+
+    /// The rule behind ``defaultCacheBudget``: 15% of the memory the process may use, at least 1 MiB and at most
+    /// 1 GiB. The memory the process may use is the smaller of `cgroupLimit` and `physicalMemory`; values of 0 or
+    /// less count as unknown, and when neither is known the result is the 1 MiB floor.
+    package static func cacheBudget(cgroupLimit: Int?, physicalMemory: Int) -> Int {
+        let known = [cgroupLimit, physicalMemory].compactMap { $0 }.filter { $0 > 0 }
+        guard let memory = known.min() else { return minimumCacheBudget }
+        // 15% without overflowing for sizes near Int.max.
+        let share = memory / 100 * 15 + memory % 100 * 15 / 100
+        return min(max(share, minimumCacheBudget), maximumCacheBudget)
+    }
+
     /// The memory limit of the process's control group (cgroup), in bytes, or nil when there is none or it
     /// cannot be read.
     ///
@@ -19,7 +51,7 @@ extension MemoryCache {
     ///
     /// - Parameter cgroupRoot: Where the cgroup file system is mounted.
     /// - Returns: The limit in bytes, or nil.
-    public static func cgroupMemoryLimit(cgroupRoot: String = "/sys/fs/cgroup") -> Int? {
+    package static func cgroupMemoryLimit(cgroupRoot: String = "/sys/fs/cgroup") -> Int? {
         cgroupMemoryLimit(cgroupRoot: cgroupRoot, membership: readSmallFile("/proc/self/cgroup") ?? "")
     }
 

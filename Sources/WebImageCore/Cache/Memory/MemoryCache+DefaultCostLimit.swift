@@ -10,15 +10,12 @@ extension MemoryCache {
     ///
     /// Linux sends no memory warnings to purge a cache with, so the default is bounded. Computed once, the
     /// first time it is read, from ``cgroupMemoryLimit(cgroupRoot:)`` and the physical memory size.
-    public static let defaultCostLimit: Int = defaultCostLimit(
-        cgroupLimit: cgroupMemoryLimit(),
-        physicalMemory: Int(clamping: ProcessInfo.processInfo.physicalMemory)
-    )
+    public static var defaultCostLimit: Int { ProcessMemory.defaultCacheBudget }
 
     /// The smallest default cost limit: 1 MiB.
-    package static let minimumDefaultCostLimit = 1 << 20
+    package static var minimumDefaultCostLimit: Int { ProcessMemory.minimumCacheBudget }
     /// The largest default cost limit: 1 GiB.
-    package static let maximumDefaultCostLimit = 1 << 30
+    package static var maximumDefaultCostLimit: Int { ProcessMemory.maximumCacheBudget }
 
     /// The rule behind ``defaultCostLimit``: 15% of the memory the process may use, at least 1 MiB and at most
     /// 1 GiB.
@@ -32,10 +29,24 @@ extension MemoryCache {
     ///   - physicalMemory: The physical memory in bytes.
     /// - Returns: A cost limit in bytes, always positive.
     public static func defaultCostLimit(cgroupLimit: Int?, physicalMemory: Int) -> Int {
-        let known = [cgroupLimit, physicalMemory].compactMap { $0 }.filter { $0 > 0 }
-        guard let memory = known.min() else { return minimumDefaultCostLimit }
-        // 15% without overflowing for sizes near Int.max.
-        let share = memory / 100 * 15 + memory % 100 * 15 / 100
-        return min(max(share, minimumDefaultCostLimit), maximumDefaultCostLimit)
+        ProcessMemory.cacheBudget(cgroupLimit: cgroupLimit, physicalMemory: physicalMemory)
+    }
+
+    /// The memory limit of the process's control group (cgroup), in bytes, or nil when there is none or it
+    /// cannot be read.
+    ///
+    /// cgroup v2 is tried first: `memory.max` under `cgroupRoot` (`max` means no limit). When no `memory.max`
+    /// can be read, cgroup v1: `memory/memory.limit_in_bytes` under `cgroupRoot`, where values near `Int64.max`
+    /// mean no limit. When `/proc/self/cgroup` places the process in a nested group, the group's own file and
+    /// those of its parents are read as well, and the smallest limit wins, as the kernel enforces it.
+    ///
+    /// Reads a few small files synchronously; call it once and keep the result.
+    public static func cgroupMemoryLimit(cgroupRoot: String = "/sys/fs/cgroup") -> Int? {
+        ProcessMemory.cgroupMemoryLimit(cgroupRoot: cgroupRoot)
+    }
+
+    /// ``cgroupMemoryLimit(cgroupRoot:)`` with the text of `/proc/self/cgroup` given, for tests.
+    package static func cgroupMemoryLimit(cgroupRoot: String, membership: String) -> Int? {
+        ProcessMemory.cgroupMemoryLimit(cgroupRoot: cgroupRoot, membership: membership)
     }
 }
