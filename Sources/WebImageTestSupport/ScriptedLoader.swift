@@ -12,11 +12,14 @@ public final class ScriptedLoader: ImageLoading {
     public final class Request: ImageLoadToken {
         public let url: URL
         public let options: ImageOptions
+        /// The context the request was made with.
+        public let context: ImageContext
         private let state: Locked<(progress: ImageLoadProgressHandler?, completion: DownloadedImageHandler?, cancelled: Bool)>
 
-        init(url: URL, options: ImageOptions, progress: ImageLoadProgressHandler?, completion: @escaping DownloadedImageHandler) {
+        init(url: URL, options: ImageOptions, context: ImageContext, progress: ImageLoadProgressHandler?, completion: @escaping DownloadedImageHandler) {
             self.url = url
             self.options = options
+            self.context = context
             state = Locked((progress, completion, false))
         }
 
@@ -39,9 +42,9 @@ public final class ScriptedLoader: ImageLoading {
             progress?(ImageLoadProgress(receivedBytes: received, expectedBytes: expected, partialImage: partial))
         }
 
-        /// Completes with `image` (and a few bytes of data).
-        public func succeed(_ image: Image) {
-            finish(.success(DownloadedImage(image: image, data: Data([1, 2, 3]))))
+        /// Completes with `image` and `data` (a few bytes by default).
+        public func succeed(_ image: Image, data: Data = Data([1, 2, 3])) {
+            finish(.success(DownloadedImage(image: image, data: data)))
         }
 
         /// Completes with `error`.
@@ -68,7 +71,7 @@ public final class ScriptedLoader: ImageLoading {
         url: URL, options: ImageOptions, context: ImageContext,
         progress: ImageLoadProgressHandler?, completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
-        let request = Request(url: url, options: options, progress: progress, completion: completion)
+        let request = Request(url: url, options: options, context: context, progress: progress, completion: completion)
         requests.withLock { $0.append(request) }
         return request
     }
