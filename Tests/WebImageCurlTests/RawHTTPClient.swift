@@ -72,13 +72,16 @@ final class RawHTTPConnection: @unchecked Sendable {
             }
         }
         guard result == 0 else {
-            let code = errno
-            systemClose(fd)
-            throw Failure.socket("connect: errno \(code)")
+            // Not closed here: an initializer that throws once every property is set still runs `deinit`, which
+            // closes it. Closing it twice could close a descriptor another thread has opened since, under the
+            // same number.
+            throw Failure.socket("connect: errno \(errno)")
         }
     }
 
-    deinit { systemClose(fd) }
+    deinit {
+        if fd >= 0 { systemClose(fd) }
+    }
 
     /// Sends a request for `target` with `headers`; `Host` is added.
     func send(_ method: String = "GET", _ target: String, headers: [(String, String)] = []) throws {
