@@ -7,21 +7,21 @@ import WebImageTestSupport
     private let image = MemoryCacheImages.image(cost: 4)
 
     @Test func entriesOfCostZeroAreAllowed() {
-        var store = LRUImageStore()
+        var store = LRUStore<Image>()
         #expect(store.insert(image, cost: 0, forKey: "free") == nil)
         #expect(store.count == 1)
         #expect(store.totalCost == 0)
-        #expect(store.image(forKey: "free") === image)
+        #expect(store.value(forKey: "free") === image)
         #expect(store.invariantViolations().isEmpty)
     }
 
     @Test func slotsAreReusedAndLinksStayConsistent() {
-        var store = LRUImageStore()
+        var store = LRUStore<Image>()
         for i in 0..<8 { _ = store.insert(image, cost: i, forKey: "k\(i)") }
         #expect(store.remove(forKey: "k3") === image)
         #expect(store.remove(forKey: "k3") == nil)
         #expect(store.removeLeastRecent() === image)  // k0
-        _ = store.image(forKey: "k1")
+        _ = store.value(forKey: "k1")
         _ = store.insert(image, cost: 100, forKey: "new")
         #expect(store.keysByRecency == ["new", "k1", "k7", "k6", "k5", "k4", "k2"])
         #expect(store.totalCost == 1 + 2 + 4 + 5 + 6 + 7 + 100)
@@ -34,7 +34,7 @@ import WebImageTestSupport
     }
 
     @Test func replacementHandsBackTheOldImage() {
-        var store = LRUImageStore()
+        var store = LRUStore<Image>()
         let other = MemoryCacheImages.image(cost: 8)
         _ = store.insert(image, cost: 4, forKey: "k")
         #expect(store.insert(other, cost: 8, forKey: "k") === image)

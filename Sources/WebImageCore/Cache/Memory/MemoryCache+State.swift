@@ -4,7 +4,7 @@ extension MemoryCache {
     /// Each method is one decision under one lock. Images that leave the cache (evicted, replaced, removed) are
     /// returned rather than released here, so that the owner drops them, and frees their pixels, after unlocking.
     struct State {
-        private(set) var store = LRUImageStore()
+        private(set) var store = LRUStore<Image>()
         private(set) var weakMap = WeakImageMap()
         private(set) var usesWeakMap: Bool
         /// 0 means no limit.
@@ -37,7 +37,7 @@ extension MemoryCache {
         /// the strong tier (which may evict others). `released` is nil on the hit path, so that the caller has
         /// nothing to release.
         mutating func image(forKey key: String) -> (image: Image?, released: [Image]?) {
-            if let image = store.image(forKey: key) {
+            if let image = store.value(forKey: key) {
                 hits += 1
                 return (image, nil)
             }
@@ -75,7 +75,7 @@ extension MemoryCache {
             return store.remove(forKey: key)
         }
 
-        mutating func removeAll() -> LRUImageStore {
+        mutating func removeAll() -> LRUStore<Image> {
             weakMap.removeAll()
             return store.removeAll()
         }
@@ -95,7 +95,7 @@ extension MemoryCache {
             guard uses != usesWeakMap else { return }
             usesWeakMap = uses
             if uses {
-                for (key, image) in store.images { weakMap.set(image, forKey: key) }
+                for (key, image) in store.entries { weakMap.set(image, forKey: key) }
             } else {
                 weakMap.removeAll()
             }

@@ -1,26 +1,26 @@
-/// An exact least-recently-used store of images by key, with a running total of their costs: the strong tier
-/// of ``MemoryCache``.
+/// An exact least-recently-used store of values by key, with a running total of their costs: the strong tier of
+/// ``MemoryCache`` (images) and the memory tier of encoded variants (data).
 ///
 /// The entries live in slots of contiguous arrays, linked into a doubly-linked recency list by index, with a free
 /// list for reused slots, and a dictionary from key to slot. A lookup hashes the key once and relinks a few nodes
-/// in place: it allocates nothing. The nodes a lookup touches hold only the image and the two links (16 bytes,
-/// four to a cache line); keys and costs, needed only to insert and evict, are kept apart. Freed slots are reused,
-/// so the arrays stay at their largest count (40 bytes a slot) until ``removeAll()``. Limits are not kept here;
-/// the owner evicts with ``removeLeastRecent()`` until its limits hold.
+/// in place: it allocates nothing. The nodes a lookup touches hold only the value and the two links (16 bytes for
+/// an image, four to a cache line); keys and costs, needed only to insert and evict, are kept apart. Freed slots
+/// are reused, so the arrays stay at their largest count (40 bytes a slot for an image) until ``removeAll()``.
+/// Limits are not kept here; the owner evicts with ``removeLeastRecent()`` until its limits hold.
 ///
-/// Not thread-safe: a value owned by one lock. Images that leave the store are handed back to the caller, so
+/// Not thread-safe: a value owned by one lock. Values that leave the store are handed back to the caller, so
 /// that their memory is released after the lock is dropped.
-package struct LRUImageStore {
-    /// The part of an entry that a lookup touches; no image when the slot is on the free list.
+package struct LRUStore<Value> {
+    /// The part of an entry that a lookup touches; no value when the slot is on the free list.
     private struct Node {
-        var image: Image?
+        var value: Value?
         /// The next more recent node, or `none`.
         var newer: Int32
         /// The next less recent node, or `none`; for a free slot, the next free slot.
         var older: Int32
     }
 
-    private static let none: Int32 = -1
+    private static var none: Int32 { -1 }
 
     private var nodes: [Node] = []
     /// The key of each slot; empty for a free slot.
@@ -29,11 +29,11 @@ package struct LRUImageStore {
     private var costs: [Int] = []
     private var indices: [String: Int32] = [:]
     /// The most recent node.
-    private var newest: Int32 = LRUImageStore.none
+    private var newest: Int32 = Self.none
     /// The least recent node, the next to evict.
-    private var oldest: Int32 = LRUImageStore.none
+    private var oldest: Int32 = Self.none
     /// The first free slot in `nodes`.
-    private var firstFree: Int32 = LRUImageStore.none
+    private var firstFree: Int32 = Self.none
 
     /// The sum of the costs of the entries.
     package private(set) var totalCost = 0
@@ -49,30 +49,30 @@ package struct LRUImageStore {
         indices[key] != nil
     }
 
-    /// The image under `key`, which becomes the most recent entry.
+    /// The value under `key`, which becomes the most recent entry.
     ///
     /// - Complexity: O(1); allocates nothing.
-    package mutating func image(forKey key: String) -> Image? {
+    package mutating func value(forKey key: String) -> Value? {
         guard let index = indices[key] else { return nil }
         moveToNewest(index)
-        return nodes[Int(index)].image
+        return nodes[Int(index)].value
     }
 
-    /// Stores `image` under `key` as the most recent entry, replacing what was there.
+    /// Stores `value` under `key` as the most recent entry, replacing what was there.
     ///
-    /// - Returns: The image that was replaced, for the caller to release.
+    /// - Returns: The value that was replaced, for the caller to release.
     /// - Complexity: O(1) amortised.
-    package mutating func insert(_ image: Image, cost: Int, forKey key: String) -> Image? {
+    package mutating func insert(_ value: Value, cost: Int, forKey key: String) -> Value? {
         if let index = indices[key] {
             let i = Int(index)
-            let replaced = nodes[i].image
+            let replaced = nodes[i].value
             totalCost += cost - costs[i]
-            nodes[i].image = image
+            nodes[i].value = value
             costs[i] = cost
             moveToNewest(index)
             return replaced
         }
-        let node = Node(image: image, newer: Self.none, older: newest)
+        let node = Node(value: value, newer: Self.none, older: newest)
         let index: Int32
         if firstFree != Self.none {
             index = firstFree
@@ -81,7 +81,7 @@ package struct LRUImageStore {
             keys[Int(index)] = key
             costs[Int(index)] = cost
         } else {
-            precondition(nodes.count < Int(Int32.max), "a memory cache holds fewer than 2^31 entries")
+            precondition(nodes.count < Int(Int32.max), "a memory tier holds fewer than 2^31 entries")
             index = Int32(nodes.count)
             nodes.append(node)
             keys.append(key)
@@ -97,18 +97,18 @@ package struct LRUImageStore {
 
     /// Removes the entry under `key`.
     ///
-    /// - Returns: The removed image, for the caller to release.
+    /// - Returns: The removed value, for the caller to release.
     /// - Complexity: O(1).
-    package mutating func remove(forKey key: String) -> Image? {
+    package mutating func remove(forKey key: String) -> Value? {
         guard let index = indices.removeValue(forKey: key) else { return nil }
         return free(index)
     }
 
     /// Removes the least recent entry.
     ///
-    /// - Returns: The removed image, or nil when the store is empty.
+    /// - Returns: The removed value, or nil when the store is empty.
     /// - Complexity: O(1).
-    package mutating func removeLeastRecent() -> Image? {
+    package mutating func removeLeastRecent() -> Value? {
         guard oldest != Self.none else { return nil }
         let index = oldest
         indices.removeValue(forKey: keys[Int(index)])
@@ -118,9 +118,9 @@ package struct LRUImageStore {
     /// Empties the store.
     ///
     /// - Returns: The old contents, for the caller to drop after unlocking.
-    package mutating func removeAll() -> LRUImageStore {
+    package mutating func removeAll() -> LRUStore {
         let old = self
-        self = LRUImageStore()
+        self = LRUStore()
         return old
     }
 
@@ -138,9 +138,9 @@ package struct LRUImageStore {
         return ordered
     }
 
-    /// Every image in the store, in no particular order.
-    package var images: [(key: String, image: Image)] {
-        indices.map { key, index in (key, nodes[Int(index)].image!) }
+    /// Every entry in the store, in no particular order.
+    package var entries: [(key: String, value: Value)] {
+        indices.map { key, index in (key, nodes[Int(index)].value!) }
     }
 
     /// What is inconsistent in the links, the index and the total cost; empty when all is well. For tests.
@@ -157,7 +157,7 @@ package struct LRUImageStore {
             let key = keys[Int(index)]
             if node.newer != previous { problems.append("node \(index) links to \(node.newer) as newer, not \(previous)") }
             if indices[key] != index { problems.append("key \(key) is not indexed at node \(index)") }
-            if node.image == nil { problems.append("node \(index) on the recency list has no image") }
+            if node.value == nil { problems.append("node \(index) on the recency list has no value") }
             costSum += self.costs[Int(index)]
             seen += 1
             previous = index
@@ -170,7 +170,7 @@ package struct LRUImageStore {
         var freeSlots = 0
         index = firstFree
         while index != Self.none, freeSlots <= nodes.count {
-            if nodes[Int(index)].image != nil || !keys[Int(index)].isEmpty || costs[Int(index)] != 0 {
+            if nodes[Int(index)].value != nil || !keys[Int(index)].isEmpty || costs[Int(index)] != 0 {
                 problems.append("free slot \(index) holds an entry")
             }
             freeSlots += 1
@@ -180,19 +180,19 @@ package struct LRUImageStore {
         return problems
     }
 
-    /// Unlinks a node from the recency list, puts it on the free list and hands its image back. The key must
+    /// Unlinks a node from the recency list, puts it on the free list and hands its value back. The key must
     /// already be out of `indices`.
-    private mutating func free(_ index: Int32) -> Image? {
+    private mutating func free(_ index: Int32) -> Value? {
         unlink(index)
         let i = Int(index)
         totalCost -= costs[i]
-        let image = nodes[i].image.take()
+        let value = nodes[i].value.take()
         keys[i] = ""
         costs[i] = 0
         nodes[i].newer = Self.none
         nodes[i].older = firstFree
         firstFree = index
-        return image
+        return value
     }
 
     /// Relinks a node at the head of the recency list: the hit path, with one uniqueness check of the node array
