@@ -258,9 +258,14 @@ final class ImageLoadJob: Sendable {
         let group = DispatchGroup()
         // The first store that failed, for a load that waits for its stores.
         let firstFailure = Locked<WebImageError?>(nil)
+        // An image stored without data is encoded by the cache: a derived one at the manager's quality, unless the
+        // context says otherwise.
+        var derivedContext = inner
+        if derivedContext.encodeOptions == nil { derivedContext.encodeOptions = ImageEncodeOptions(quality: manager.derivedImageQuality) }
         for store in stores {
             if waits { group.enter() }
-            store.cache.store(store.image, data: store.data, key: store.key, options: options, context: inner, cacheType: store.cacheType) { [manager, url] outcome in
+            let storeContext = store.key == keys.full && imageIsDerived ? derivedContext : inner
+            store.cache.store(store.image, data: store.data, key: store.key, options: options, context: storeContext, cacheType: store.cacheType) { [manager, url] outcome in
                 if case .failure(let error) = outcome {
                     if waits { firstFailure.withLock { if $0 == nil { $0 = error } } }
                     manager.eventStreams.send(.storeFailed(ImageStoreFailure(url: url, key: store.key, cacheType: store.cacheType, error: error)))

@@ -47,7 +47,8 @@ public struct ImageContext: Sendable {
     /// Deliver animations as ``AnimatedImage``s with frames decoded on demand (SDWebImage's `animatedImageClass`);
     /// not part of the cache key. See ``ImageDecodeOptions/framesOnDemand``.
     public var framesOnDemand: Bool?
-    /// Options for encoding an image the cache has no data for.
+    /// Options for encoding an image that has no data of its own, such as a thumbnail or transformed image stored
+    /// on disk. Without them such images are encoded at the manager's ``ImageManager/derivedImageQuality``.
     public var encodeOptions: ImageEncodeOptions?
     /// Which tiers to query for the key; default all.
     public var queryCacheType: ImageCacheType?
