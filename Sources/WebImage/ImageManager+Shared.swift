@@ -4,9 +4,10 @@ import WebImageCurl
 
 extension ImageManager {
     /// The manager most code uses: ``ImageCache/shared`` in front of `data:` URLs and ``ImageDownloader/shared``,
-    /// decoding with the shared coder registry.
+    /// decoding and encoding with the shared coder registry.
     public static let shared = ImageManager(
         cache: ImageCache.shared,
-        loader: ImageLoaders([DataURLImageLoader(coder: ImageCoderRegistry.shared), ImageDownloader.shared])
+        loader: ImageLoaders([DataURLImageLoader(coder: ImageCoderRegistry.shared), ImageDownloader.shared]),
+        coder: ImageCoderRegistry.shared
     )
 }

@@ -19,6 +19,10 @@ struct FetchCommand: ParsableCommand {
             With --transform the chain runs after the load (after the thumbnail decode with --thumbnail), on \
             animations too, and the result is cached under the key with the chain's SDWebImage transformer key \
             inserted; the original is stored under the URL's key, so another chain needs no request.
+
+            With --data each URL's encoded bytes are loaded instead, as a server sends them: the original as it \
+            came, or the thumbnail or transformed image encoded (at --quality, in --format) and stored under its \
+            own key; "source" says where the bytes came from (memory: the encoded memory tier). --out writes them.
             """
     )
 
@@ -42,11 +46,29 @@ struct FetchCommand: ParsableCommand {
     @Option(help: "A directory to save each image in (its loaded bytes, or the thumbnail or transformed image encoded), named as the disk cache names it.")
     var out: String?
 
+    @Flag(help: "Load each image's encoded bytes (the original's, or the variant's) instead of the decoded image.")
+    var data = false
+
+    @Option(help: "With --data: the format of the bytes (jpeg, png, webp, gif); default the image's own.")
+    var format: String?
+
+    @Option(help: "With --data: the lossy quality of a variant's encoding, 0 to 1; default the manager's, 0.85.")
+    var quality: Double?
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if let thumbnail, Self.size(thumbnail) == nil {
             throw ValidationError("--thumbnail '\(thumbnail)' is not 'WxH' with W and H at least 1")
+        }
+        if !data, format != nil || quality != nil {
+            throw ValidationError("--format and --quality go with --data")
+        }
+        if let format, ImageFormat(name: format) == nil {
+            throw ValidationError("--format '\(format)' is not an image format")
+        }
+        if let quality, !(0...1).contains(quality) {
+            throw ValidationError("--quality \(quality) is not between 0 and 1")
         }
     }
 
@@ -60,6 +82,8 @@ struct FetchCommand: ParsableCommand {
         context.callbackQueue = .global
         context.thumbnailPixelSize = thumbnail.flatMap(Self.size)
         context.imageTransformer = transform?.transformer
+        context.encodedFormat = format.flatMap(ImageFormat.init(name:))
+        context.encodeOptions = quality.map { ImageEncodeOptions(quality: $0) }
         // Returned only once every image is stored, so that the next run finds it on disk. A chain asked for on
         // the command line runs on animations too.
         var loadOptions = (options?.options ?? []).union(.waitStoreCache)
@@ -79,6 +103,13 @@ struct FetchCommand: ParsableCommand {
                 report.fail(WebImageError(.invalidURL, "not a URL: \(string)"))
                 run.finish(report)
                 slots.signal()
+                continue
+            }
+            if data {
+                manager.loadImageData(url: url, options: loadOptions, context: context) { [out] result in
+                    run.finish(Self.report(result, name: name, milliseconds: Self.seconds(clock.now - begin) * 1000, out: out))
+                    slots.signal()
+                }
                 continue
             }
             let key = manager.cacheKey(for: url, context: context)
@@ -116,6 +147,38 @@ struct FetchCommand: ParsableCommand {
             printError(summary.text)
         }
         if summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The report of a `--data` load, with its bytes written in `out` (named as the disk cache names the variant's
+    /// key) when given.
+    private static func report(_ result: Result<ImageDataResult, WebImageError>, name: String, milliseconds: Double, out: String?) -> Report {
+        var report = Report(file: name)
+        report.ms = milliseconds
+        switch result {
+        case .success(let loaded):
+            report.ok = true
+            report.format = loaded.format.name
+            report.width = loaded.pixelSize.width
+            report.height = loaded.pixelSize.height
+            report.source = loaded.cacheType.description
+            report.bytes = loaded.data.count
+            if let out {
+                let path = (out as NSString).appendingPathComponent(DiskCache.fileName(forKey: loaded.key))
+                do {
+                    try loaded.data.write(to: URL(fileURLWithPath: path), options: .atomic)
+                    report.output = path
+                } catch {
+                    report.fail(WebImageError(.diskIO, "cannot write \(path): \(error)"))
+                }
+            }
+            if let storeError = loaded.storeError {
+                report.fail(WebImageError(storeError.code, "loaded, but not stored in the cache: \(storeError.message)"))
+            }
+        case .failure(let error):
+            report.fail(error)
+            report.status = error.statusCode
+        }
+        return report
     }
 
     /// Writes the loaded bytes, or the image encoded when it has none of its own (a thumbnail, a transformed

@@ -49,7 +49,7 @@ struct ManagerOptions: ParsableArguments {
         let root = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let cache = ImageCache(namespace: namespace, root: root, coder: registry)
         let loader = ImageLoaders([DataURLImageLoader(coder: registry), downloader])
-        return (ImageManager(cache: cache, loader: loader), downloader)
+        return (ImageManager(cache: cache, loader: loader, coder: registry), downloader)
     }
 
     /// The URLs of the arguments and of the list file.

@@ -51,6 +51,35 @@ import WebImageTestSupport
         }
     }
 
+    @Test func dataLoadsPrintTheVariantAndWriteItsBytes() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-data-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let url = server.url("/image/jpeg/photo.jpg").absoluteString
+            let common = ["--json", "--cache-dir", root.appendingPathComponent("cache").path, "--out", root.path]
+            let original = try run(["fetch", "--data", url] + common)
+            #expect(original.status == 0)
+            let bytes = try #require(original.lines.first { $0["file"] as? String == url })
+            #expect(bytes["source"] as? String == "none" && bytes["format"] as? String == "jpeg")
+            #expect(bytes["bytes"] as? Int == Fixtures.data("jpeg/photo.jpg").count)
+            let saved = try #require(bytes["output"] as? String)
+            #expect(FileManager.default.contents(atPath: saved) == Fixtures.data("jpeg/photo.jpg"))
+
+            let thumb = try run(["fetch", "--data", url, "--thumbnail", "64x64", "--format", "webp", "--quality", "0.5"] + common)
+            let variant = try #require(thumb.lines.first { $0["file"] as? String == url })
+            #expect(variant["source"] as? String == "none", "made from the original on disk")
+            #expect(variant["format"] as? String == "webp")
+            #expect((variant["width"] as? Int ?? 0) <= 64 && (variant["height"] as? Int ?? 0) <= 64)
+            let written = try #require((variant["output"] as? String).flatMap { FileManager.default.contents(atPath: $0) })
+            #expect(written.starts(with: Data("RIFF".utf8)))
+            #expect(server.requestCount(forPath: "/image/jpeg/photo.jpg") == 1)
+
+            let again = try run(["fetch", "--data", url, "--thumbnail", "64x64", "--format", "webp", "--quality", "0.5"] + common)
+            #expect(again.lines.first { $0["file"] as? String == url }?["source"] as? String == "disk")
+            #expect(try run(["fetch", url, "--quality", "0.5"] + common).status != 0, "--quality goes with --data")
+        }
+    }
+
     @Test func aSecondRunIsServedFromDiskWithoutARequest() async throws {
         try await withTestHTTPServer { server in
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-cache-\(UUID().uuidString)")

@@ -109,6 +109,15 @@ public final class ImageCache: ImageCaching, Sendable {
         return diskCache.data(forKey: key)
     }
 
+    /// The encoded data on disk under `key`, read on the IO queue and handed to `completion` on the executor.
+    public func diskData(forKey key: String, completion: @escaping @Sendable (Data?) -> Void) {
+        guard !key.isEmpty else { return completion(nil) }
+        diskCache.perform { [executor] store in
+            let data = store.data(forKey: key)
+            executor.submit { completion(data) }
+        }
+    }
+
     /// Which tier holds `key`, memory first; `.none` when neither does. Waits for the IO queue for the disk.
     public func containsImage(forKey key: String, cacheType: ImageCacheType = .all) -> ImageCacheType {
         guard !key.isEmpty else { return .none }

@@ -56,6 +56,11 @@ public protocol ImageCaching: Sendable {
     /// none. May block briefly on disk IO; never called on a cache's own queues.
     func revalidation(forKey key: String) -> ImageRevalidation?
 
+    /// The bytes stored on disk under `key`, undecoded, or nil: what ``ImageManager/loadImageData(url:options:context:completion:)``
+    /// serves without decoding. `completion` runs once, on a library thread that is not one of the cache's own
+    /// queues. A cache without a disk tier keeps the default, which finds nothing.
+    func diskData(forKey key: String, completion: @escaping @Sendable (Data?) -> Void)
+
     /// Stores HTTP validators with the disk entry of `key`, which exists (the manager calls this once the entry
     /// is written). Returns at once; `completion`, when given, runs once they are stored, on a library thread.
     func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)?)
@@ -64,6 +69,11 @@ public protocol ImageCaching: Sendable {
 extension ImageCaching {
     /// No synchronous memory tier: every look-up goes through ``query(key:options:context:cacheType:completion:)``.
     public func memoryImage(forKey key: String, options: ImageOptions, framesOnDemand: Bool) -> Image? { nil }
+
+    /// No disk tier: nothing is found.
+    public func diskData(forKey key: String, completion: @escaping @Sendable (Data?) -> Void) {
+        completion(nil)
+    }
 
     /// No validators: a cache that keeps none makes every `refreshCached` load unconditional.
     public func revalidation(forKey key: String) -> ImageRevalidation? { nil }

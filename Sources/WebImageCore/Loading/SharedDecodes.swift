@@ -268,7 +268,7 @@ package final class SharedDecodes: Sendable {
 
     /// Whether the context brings something of its own to run on the load, which another caller's load would
     /// not run.
-    private static func loadsAlone(_ context: ImageContext) -> Bool {
+    package static func loadsAlone(_ context: ImageContext) -> Bool {
         context.requestModifier != nil || context.responseModifier != nil || context.decryptor != nil
             || context.revalidation != nil || !context.values.isEmpty
             || (context.imageCoder.map { objectIdentity($0) == nil } ?? false)

@@ -29,15 +29,24 @@ public final class ImageManager: Sendable {
     public let loader: any ImageLoading
     /// Where transformers run.
     public let executor: BoundedExecutor
-    /// The lossy quality (0...1) at which thumbnails and transformed images are encoded for the disk cache, unless a
-    /// context's ``ImageContext/encodeOptions`` says otherwise. Originals are never encoded again: their bytes are
-    /// kept as they came. 0.85 by default, where SDWebImage encodes them at 1: a 256-pixel JPEG thumbnail of a
-    /// photo then takes about an eighth of the bytes (7 to 10 KB, against 53 to 86 KB at 1), with no difference a
-    /// viewer sees at that size.
+    /// Encodes the variants of ``loadImageData(url:options:context:completion:)`` and reads their headers, unless
+    /// a context names another coder; nil when none was given, and then only a context's coder can.
+    public let coder: (any ImageCoding)?
+    /// The lossy quality (0...1) at which thumbnails and transformed images are encoded, for the disk cache and
+    /// for ``loadImageData(url:options:context:completion:)``, unless a context's
+    /// ``ImageContext/encodeOptions`` says otherwise. Originals are never encoded again: their bytes are kept as
+    /// they came. 0.85 by default, where SDWebImage encodes them at 1: a 256-pixel JPEG thumbnail of a photo
+    /// then takes about an eighth of the bytes (7 to 10 KB, against 53 to 86 KB at 1), with no difference a viewer
+    /// sees at that size.
     public let derivedImageQuality: Double
+    /// The memory tier of encoded variants, which ``loadImageData(url:options:context:completion:)`` answers
+    /// from before the disk.
+    public let encodedMemoryCache: EncodedMemoryCache
 
     let failedURLList: FailedURLList
     let transforms = SharedTransforms()
+    /// The variants ``loadImageData(url:options:context:completion:)`` is making, one per key.
+    let variants = VariantFlights()
     /// The streams of ``events(bufferingNewest:)``.
     let eventStreams = ImageManagerEventStreams()
     private let settings = Locked(Settings.none)
@@ -111,20 +120,26 @@ public final class ImageManager: Sendable {
     /// - Parameters:
     ///   - failedURLLifetime: How long a URL stays on the failed list (SDWebImage keeps it for ever).
     ///   - now: The clock the failed list reads; tests pass their own.
-    ///   - executor: Where transformers run.
+    ///   - executor: Where transformers and encoders run.
+    ///   - coder: Encodes and reads the variants of ``loadImageData(url:options:context:completion:)``.
     ///   - derivedImageQuality: See ``derivedImageQuality``; clamped to 0...1.
+    ///   - encodedMemoryCache: The memory tier of encoded variants.
     public init(
         cache: any ImageCaching,
         loader: any ImageLoading,
         failedURLLifetime: Duration = .seconds(600),
         now: @escaping @Sendable () -> Date = { Date() },
         executor: BoundedExecutor = .decoding,
-        derivedImageQuality: Double = ImageManager.defaultDerivedImageQuality
+        coder: (any ImageCoding)? = nil,
+        derivedImageQuality: Double = ImageManager.defaultDerivedImageQuality,
+        encodedMemoryCache: EncodedMemoryCache = EncodedMemoryCache()
     ) {
         self.cache = cache
         self.loader = loader
         self.executor = executor
+        self.coder = coder
         self.derivedImageQuality = derivedImageQuality.isNaN ? Self.defaultDerivedImageQuality : min(1, max(0, derivedImageQuality))
+        self.encodedMemoryCache = encodedMemoryCache
         failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
     }
 

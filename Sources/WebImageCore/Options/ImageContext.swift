@@ -47,9 +47,14 @@ public struct ImageContext: Sendable {
     /// Deliver animations as ``AnimatedImage``s with frames decoded on demand (SDWebImage's `animatedImageClass`);
     /// not part of the cache key. See ``ImageDecodeOptions/framesOnDemand``.
     public var framesOnDemand: Bool?
-    /// Options for encoding an image that has no data of its own, such as a thumbnail or transformed image stored
-    /// on disk. Without them such images are encoded at the manager's ``ImageManager/derivedImageQuality``.
+    /// Options for encoding an image that has no data of its own: a thumbnail or transformed image stored on disk,
+    /// a variant made by ``ImageManager/loadImageData(url:options:context:completion:)``. Without them such
+    /// images are encoded at the manager's ``ImageManager/derivedImageQuality``.
     public var encodeOptions: ImageEncodeOptions?
+    /// The format of the bytes ``ImageManager/loadImageData(url:options:context:completion:)`` returns (see
+    /// ``ImageFormat/preferred(forAccept:hasAlpha:isAnimated:canEncode:)``); nil keeps the image's own: the
+    /// original's bytes as they are when nothing is derived. Part of the variant's key.
+    public var encodedFormat: ImageFormat?
     /// Which tiers to query for the key; default all.
     public var queryCacheType: ImageCacheType?
     /// Where to store the result; default all.

@@ -23,7 +23,8 @@ final class ManagerHarness: Sendable {
             cache: cache,
             loader: loader ?? ImageLoaders([DataURLImageLoader(coder: registry), downloader]),
             failedURLLifetime: failedURLLifetime,
-            now: { clock.now }
+            now: { clock.now },
+            coder: registry
         )
     }
 

@@ -1,0 +1,198 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageManager {
+    /// Loads the encoded bytes of a variant of the image at `url`, for a server that sends them on: the original as
+    /// it came, or a thumbnail or transformed image, in the image's own format or ``ImageContext/encodedFormat``, at
+    /// ``derivedImageQuality`` or the context's ``ImageContext/encodeOptions``.
+    ///
+    /// ```swift
+    /// var context = ImageContext()
+    /// context.thumbnailPixelSize = PixelSize(square: 256)
+    /// context.encodedFormat = .preferred(forAccept: request.accept, hasAlpha: false, isAnimated: false)
+    /// let variant = try await manager.loadImageData(url: url, context: context)
+    /// respond(variant.data, contentType: variant.format.mimeType)
+    /// ```
+    ///
+    /// The variant's key is the image's cache key (with SDWebImage's thumbnail and transformer suffixes), with a
+    /// suffix of its own when a format or encode options are asked for. In order:
+    /// 1. The encoded memory tier (``encodedMemoryCache``), during the call.
+    /// 2. The bytes on disk under the variant's key, served without decoding (only their header is read).
+    /// 3. For the original as it came: the loader's bytes, stored on disk under the original key.
+    /// 4. Otherwise: the image, as ``loadImage(url:options:context:progress:completion:)`` finds or loads it
+    ///    (decoded reduced for a thumbnail, the original kept on disk), transformed, then encoded once and stored
+    ///    on disk under the variant's key. An original asked for in its own format is its bytes as they came.
+    ///
+    /// Concurrent calls for one variant share one load, one decode and one encode; cancelling one leaves the others
+    /// their result. The options processor, the failed list, ``shouldDownload``, `retryFailed`, `fromCacheOnly`,
+    /// `fromLoaderOnly` (which skips both caches) and `waitStoreCache` apply as for a load; progressive loading does
+    /// not.
+    ///
+    /// - Parameters:
+    ///   - url: The image's URL; nil or empty fails with `invalidURL`.
+    ///   - completion: Runs exactly once on the context's callback queue (a memory hit: during this call, on this
+    ///     thread, with the default queue). A variant that was made but could not be stored is still a success,
+    ///     with ``ImageDataResult/storeError`` set.
+    /// - Returns: The call, to cancel it by.
+    @discardableResult
+    public func loadImageData(
+        url: URL?,
+        options: ImageOptions = [],
+        context: ImageContext = ImageContext(),
+        completion: @escaping ImageDataResultHandler
+    ) -> ImageDataOperation {
+        let settings = currentSettings
+        let (options, context) = prepared(url, options: options, context: context, settings: settings)
+        let latch = CompletionLatch<ImageDataResult>(
+            callbackQueue: context.callbackQueue ?? .default,
+            makeCancellationError: { WebImageError(.cancelled, "the data load of \(url?.absoluteString ?? "nil") was cancelled") },
+            handler: completion
+        )
+        let operation = ImageDataOperation(url: url, latch: latch)
+        guard let url, !url.absoluteString.isEmpty else {
+            latch.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
+            return operation
+        }
+        if let blocked = blockedError(for: url, options: options) {
+            latch.finish(.failure(blocked), duringCall: true)
+            return operation
+        }
+        let plan = VariantPlan(manager: self, url: url, options: options, context: context)
+        guard let coder = plan.coder else {
+            let error = WebImageError(.unsupportedFormat, "the manager has no coder to read or encode the bytes of \(url.absoluteString)")
+            latch.finish(.failure(error), duringCall: true)
+            return operation
+        }
+        if plan.readsCaches, let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
+            latch.finish(.success(plan.result(hit, from: .memory)), duringCall: true)
+            return operation
+        }
+        let ticket = variants.join(plan.flightKey, receiver: { latch.finish($0) }) { [self] flight in
+            makeVariant(plan, coder: coder, settings: settings, flight: flight)
+        }
+        latch.onCancel { [variants] in variants.leave(ticket) }
+        return operation
+    }
+
+    /// ``loadImageData(url:options:context:completion:)`` as an async call: returns the bytes or throws the
+    /// ``WebImageError``. Cancelling the task cancels the call (`cancelled`); the context's callback queue is not
+    /// used, the call resumes wherever the result is ready.
+    nonisolated(nonsending) public func loadImageData(
+        url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext()
+    ) async throws(WebImageError) -> ImageDataResult {
+        var context = context
+        context.callbackQueue = .inline
+        let box = Locked<(operation: ImageDataOperation?, cancelled: Bool)>((nil, false))
+        let result: Result<ImageDataResult, WebImageError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let operation = loadImageData(url: url, options: options, context: context) { continuation.resume(returning: $0) }
+                let cancelled = box.withLock { box in
+                    box.operation = operation
+                    return box.cancelled
+                }
+                if cancelled { operation.cancel() }
+            }
+        } onCancel: {
+            let operation = box.withLock { box in
+                box.cancelled = true
+                return box.operation
+            }
+            operation?.cancel()
+        }
+        return try result.get()
+    }
+
+    // MARK: Making a variant
+
+    /// The bytes on disk under the variant's key, else the original's bytes or a new encoding; one per flight.
+    private func makeVariant(_ plan: VariantPlan, coder: any ImageCoding, settings: Settings, flight: VariantFlights.Flight) {
+        guard plan.readsCaches else { return produce(plan, coder: coder, settings: settings, flight: flight) }
+        plan.cache.diskData(forKey: plan.key) { [self] data in
+            guard flight.isWanted else { return }
+            if let data, let found = plan.describe(data, coder: coder) {
+                encodedMemoryCache.setEncodedImage(found, forKey: plan.key)
+                flight.finish(.success(plan.result(found, from: .disk)))
+            } else {
+                produce(plan, coder: coder, settings: settings, flight: flight)
+            }
+        }
+    }
+
+    /// Loads the original's bytes, or makes the variant from the image.
+    private func produce(_ plan: VariantPlan, coder: any ImageCoding, settings: Settings, flight: VariantFlights.Flight) {
+        guard plan.isOriginal else { return encode(plan, coder: coder, flight: flight) }
+        let cancel = loadOriginalData(
+            url: plan.url, options: plan.options, context: plan.context, settings: settings, key: plan.key, cache: plan.cache
+        ) { [self] result in
+            switch result {
+            case .failure(let error):
+                flight.finish(.failure(error))
+            case .success(let stored):
+                guard let found = plan.describe(stored.data, coder: coder) else {
+                    flight.finish(.failure(WebImageError(.badImageData, "the bytes of \(plan.url.absoluteString) are not an image")))
+                    return
+                }
+                encodedMemoryCache.setEncodedImage(found, forKey: plan.key)
+                var result = plan.result(found, from: .none)
+                result.storeError = stored.storeError
+                flight.finish(.success(result))
+            }
+        }
+        flight.onCancel(cancel)
+    }
+
+    /// Loads the image (as a load would, storing the original but not the variant's image), then encodes it
+    /// once on the executor, stores the bytes and hands them to the flight.
+    private func encode(_ plan: VariantPlan, coder: any ImageCoding, flight: VariantFlights.Flight) {
+        var context = plan.context
+        // The original goes to disk as it came; the variant goes there as the bytes made here.
+        context.storeCacheType = plan.isDerived ? ImageCacheType.none : .disk
+        // The disk entry under this key was just missed.
+        if plan.key == plan.fullKey, plan.readsCaches { context.queryCacheType = .memory }
+        let options = plan.options.subtracting([.progressiveLoad, .refreshCached, .waitStoreCache])
+        let load = loadImage(url: plan.url, options: options, context: context) { [self] result in
+            switch result {
+            case .failure(let error):
+                flight.finish(.failure(error))
+            case .success(let loaded):
+                guard loaded.isFinal else { return }
+                executor.submit { [self] in
+                    guard flight.isWanted else { return }
+                    let made: EncodedImage
+                    do throws(WebImageError) {
+                        made = try plan.encode(loaded, coder: coder)
+                    } catch {
+                        flight.finish(.failure(WebImageError(error.code, "encoding the variant \(plan.key) failed: \(error.message)")))
+                        return
+                    }
+                    encodedMemoryCache.setEncodedImage(made, forKey: plan.key)
+                    store(made, plan: plan) { storeError in
+                        var result = plan.result(made, from: .none)
+                        result.storeError = storeError
+                        flight.finish(.success(result))
+                    }
+                }
+            }
+        }
+        flight.onCancel { load.cancel() }
+    }
+
+    /// Writes a variant made here to disk under its key; completes at once, or once written with
+    /// `waitStoreCache`. A failed write is reported as an event, and with `waitStoreCache` on the result.
+    private func store(_ made: EncodedImage, plan: VariantPlan, completion: @escaping @Sendable (WebImageError?) -> Void) {
+        let waits = plan.options.contains(.waitStoreCache)
+        guard (plan.context.storeCacheType ?? .all).includesDisk else { return completion(nil) }
+        plan.cache.store(nil, data: made.data, key: plan.key, options: plan.options, context: plan.context, cacheType: .disk) { [self] outcome in
+            var failure: WebImageError?
+            if case .failure(let error) = outcome {
+                failure = error
+                eventStreams.send(.storeFailed(ImageStoreFailure(url: plan.url, key: plan.key, cacheType: .disk, error: error)))
+            }
+            if waits { completion(failure) }
+        }
+        if !waits { completion(nil) }
+    }
+}
