@@ -22,18 +22,25 @@ import Synchronization
 /// after the lock is released.
 package struct Locked<Value>: ~Copyable {
     #if WEBIMAGE_THREAD_SANITIZER
+    /// The value and the mutex, each in memory of its own behind a constant pointer: the sanitizer then sees the
+    /// plain loads and stores made under the mutex. A `var` property of this class would be a Swift access, which
+    /// the sanitizer checks against the object as a whole: the read of `mutex` before locking would race with a
+    /// write of the value under the lock in another thread.
     @usableFromInline
     final class Storage {
-        @usableFromInline var value: Value
+        @usableFromInline let value: UnsafeMutablePointer<Value>
         @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-        init(_ value: Value) {
-            self.value = value
+        init(_ value: sending Value) {
+            self.value = .allocate(capacity: 1)
+            self.value.initialize(to: value)
             mutex = .allocate(capacity: 1)
             pthread_mutex_init(mutex, nil)
         }
 
         deinit {
+            value.deinitialize(count: 1)
+            value.deallocate()
             pthread_mutex_destroy(mutex)
             mutex.deallocate()
         }
@@ -53,7 +60,7 @@ package struct Locked<Value>: ~Copyable {
     ) throws(Failure) -> sending Result {
         pthread_mutex_lock(storage.mutex)
         defer { pthread_mutex_unlock(storage.mutex) }
-        return try body(&storage.value)
+        return try body(&storage.value.pointee)
     }
     #else
     @usableFromInline let mutex: Mutex<Value>
