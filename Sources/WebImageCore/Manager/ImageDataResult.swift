@@ -54,21 +54,22 @@ public typealias ImageDataResultHandler = @Sendable (Result<ImageDataResult, Web
 public final class ImageDataOperation: Sendable {
     /// The URL asked for.
     public let url: URL?
-    let latch: CompletionLatch<ImageDataResult>
+    /// The call's latch; nil for a call whose result was delivered during it, which has nothing left to cancel.
+    let latch: CompletionLatch<ImageDataResult>?
 
-    init(url: URL?, latch: CompletionLatch<ImageDataResult>) {
+    init(url: URL?, latch: CompletionLatch<ImageDataResult>?) {
         self.url = url
         self.latch = latch
     }
 
     /// Completes the call at once with `cancelled`, unless it has completed; returns at once.
     public func cancel() {
-        latch.cancel()
+        latch?.cancel()
     }
 
     /// Whether ``cancel()`` came before the result.
-    public var isCancelled: Bool { latch.isCancelled }
+    public var isCancelled: Bool { latch?.isCancelled ?? false }
 
     /// Whether the result has been delivered or claimed by a cancellation.
-    public var isFinished: Bool { latch.isDone }
+    public var isFinished: Bool { latch?.isDone ?? true }
 }

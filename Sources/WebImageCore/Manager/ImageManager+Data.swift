@@ -46,23 +46,33 @@ extension ImageManager {
     ) -> ImageDataOperation {
         let settings = currentSettings
         let (options, context) = prepared(url, options: options, context: context, settings: settings)
+        let plan = url.flatMap { url in
+            url.absoluteString.isEmpty ? nil : VariantPlan(manager: self, url: url, options: options, context: context)
+        }
+        // The encoded memory tier first, before anything is made: a hit completes here.
+        if let plan, plan.readsCaches,
+           options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: plan.url) == nil,
+           context.callbackQueue?.runsInline(duringCall: true) ?? true,
+           let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
+            completion(.success(plan.result(hit, from: .memory)))
+            return ImageDataOperation(url: url, latch: nil)
+        }
         let latch = CompletionLatch<ImageDataResult>(
             callbackQueue: context.callbackQueue ?? .default,
             makeCancellationError: { WebImageError(.cancelled, "the data load of \(url?.absoluteString ?? "nil") was cancelled") },
             handler: completion
         )
         let operation = ImageDataOperation(url: url, latch: latch)
-        guard let url, !url.absoluteString.isEmpty else {
+        guard let plan else {
             latch.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
             return operation
         }
-        if let blocked = blockedError(for: url, options: options) {
+        if let blocked = blockedError(for: plan.url, options: options) {
             latch.finish(.failure(blocked), duringCall: true)
             return operation
         }
-        let plan = VariantPlan(manager: self, url: url, options: options, context: context)
         guard let coder = plan.coder else {
-            let error = WebImageError(.unsupportedFormat, "the manager has no coder to read or encode the bytes of \(url.absoluteString)")
+            let error = WebImageError(.unsupportedFormat, "the manager has no coder to read or encode the bytes of \(plan.url.absoluteString)")
             latch.finish(.failure(error), duringCall: true)
             return operation
         }
