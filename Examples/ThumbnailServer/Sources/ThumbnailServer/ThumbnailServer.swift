@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import WebImage
+
+/// A thumbnail service over the library: `GET /thumb?url=U&w=W&h=H` answers with the bytes of a thumbnail of an
+/// image from an allowed host, made once, then served from the library's memory tier of encoded variants or its
+/// disk cache. `GET /` answers a plain-text status.
+@main
+struct ThumbnailServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve thumbnails of images from allowed hosts, cached in memory and on disk.",
+        discussion: """
+            GET /thumb?url=U&w=W&h=H[&fit=fit|fill|cover][&format=jpeg|png|webp] answers with the thumbnail's \
+            bytes, Content-Type, ETag and Cache-Control, or 304 to a matching If-None-Match. Without format, \
+            WebP is sent to clients whose Accept field takes it, and the image's own format to the others. \
+            GET / answers with a plain-text status. SIGTERM or SIGINT stops the server once the requests in \
+            flight have finished.
+            """
+    )
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @Option(help: "The address to listen on.")
+    var hostname = "127.0.0.1"
+
+    @Option(help: "The directory of the disk cache.")
+    var cacheDir: String
+
+    @Option(help: "A host whose images may be fetched (repeat for several); no other host is.")
+    var allowHost: [String] = []
+
+    @Option(help: "The most pixels a thumbnail's width or height may have.")
+    var maxSide = 2048
+
+    func validate() throws {
+        guard !allowHost.isEmpty else { throw ValidationError("name at least one --allow-host") }
+        guard (1...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port") }
+    }
+
+    func run() async throws {
+        let registry = ImageCoderRegistry.shared
+        var config = ImageDownloaderConfig()
+        config.maxConcurrentDownloads = 16
+        config.maxConnectionsPerHost = 16
+        let downloader = ImageDownloader(config: config, coder: registry)
+        let cache = ImageCache(namespace: "thumbnails", root: URL(fileURLWithPath: cacheDir, isDirectory: true), coder: registry)
+        let manager = ImageManager(cache: cache, loader: downloader, coder: registry)
+        let thumbnails = ThumbnailRoute(
+            manager: manager,
+            allowedHosts: Set(allowHost.map { $0.lowercased() }),
+            maxSide: maxSide,
+            canEncode: { registry.canEncode(to: $0) }
+        )
+
+        let router = Router()
+        router.get("/") { _, _ in
+            "swift-web-image thumbnail server: ok\n"
+        }
+        router.get("/thumb") { request, _ in
+            await thumbnails.respond(to: request)
+        }
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(hostname, port: port), serverName: "ThumbnailServer")
+        )
+        // Requests in flight finish on SIGTERM or SIGINT before the service returns.
+        try await app.runService()
+        downloader.invalidate()
+    }
+}
