@@ -36,36 +36,49 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
 
     /// A caller's place in a flight, to leave it by, with the flight's shared `Work`.
     package struct Ticket: Sendable {
-        fileprivate let key: Key
-        fileprivate let flight: UInt64
+        fileprivate let entry: Entry
         fileprivate let member: UInt64
-        /// The state the flight's callers share, made by the first of them.
-        package let work: Work
         /// Whether this caller started the flight.
         package let started: Bool
+
+        /// The state the flight's callers share, made by the first of them.
+        package var work: Work { entry.work }
+    }
+
+    /// One flight, by identity (a handle or a ticket never matches a later flight of the same key), with its key
+    /// and its work: one object per flight, so that the handles the work's closures capture copy a reference, not
+    /// the key.
+    fileprivate final class Entry: Sendable {
+        let key: Key
+        let work: Work
+
+        init(key: Key, work: Work) {
+            self.key = key
+            self.work = work
+        }
     }
 
     /// The running work's handle on its flight: to ask whether anyone still waits, to be told when no one does,
     /// to report and to deliver.
     package struct Flight: Sendable {
         fileprivate let owner: SingleFlight
-        fileprivate let key: Key
-        fileprivate let id: UInt64
+        fileprivate let entry: Entry
+
         /// The state the flight's callers share.
-        package let work: Work
+        package var work: Work { entry.work }
 
         /// Whether a caller still waits for this flight; false once it has finished or every caller has left.
         /// The work asks before each costly step.
         package var isWanted: Bool {
-            owner.state.withLock { $0.flights[key]?.id == id }
+            owner.state.withLock { $0.index(of: entry) != nil }
         }
 
         /// Sets what stops the work when every caller has left; runs `hook` at once when that has happened
         /// already. A flight has one hook: a second replaces the first.
         package func onCancel(_ hook: @escaping @Sendable () -> Void) {
             let runNow = owner.state.withLock { state -> Bool in
-                guard state.flights[key]?.id == id else { return true }
-                state.flights[key]!.onCancel = hook
+                guard let index = state.index(of: entry) else { return true }
+                state.flights.values[index].onCancel = hook
                 return false
             }
             if runNow { hook() }
@@ -75,8 +88,8 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
         /// once the flight has ended.
         package func update(_ update: Update) {
             let listeners = owner.state.withLock { state -> Members<Listener> in
-                guard let flight = state.flights[key], flight.id == id, flight.listeners > 0 else { return .none }
-                return flight.members.compactMap(\.member.listen)
+                guard let index = state.index(of: entry), state.flights.values[index].listeners > 0 else { return .none }
+                return state.flights.values[index].members.compactMap(\.member.listen)
             }
             listeners.forEach { $0(update) }
         }
@@ -84,9 +97,8 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
         /// Ends the flight and hands `value` to every caller still in it; does nothing when the flight has ended.
         package func finish(_ value: Value) {
             let receivers = owner.state.withLock { state -> Members<Receiver> in
-                guard let flight = state.flights[key], flight.id == id else { return .none }
-                state.flights[key] = nil
-                return flight.members.compactMap { $0.member.receive }
+                guard let index = state.index(of: entry) else { return .none }
+                return state.flights.remove(at: index).value.members.compactMap { $0.member.receive }
             }
             receivers.forEach { $0(value) }
         }
@@ -94,8 +106,8 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
         /// The number of callers in the flight; 0 once it has ended.
         package var memberCount: Int {
             owner.state.withLock { state in
-                guard let flight = state.flights[key], flight.id == id else { return 0 }
-                return flight.members.count
+                guard let index = state.index(of: entry) else { return 0 }
+                return state.flights.values[index].members.count
             }
         }
     }
@@ -108,8 +120,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
 
     /// One key's running work and its callers.
     private struct Running {
-        let id: UInt64
-        let work: Work
+        let entry: Entry
         var members: Members<Joined>
         /// Members with a listener, so that an update costs nothing when none listens.
         var listeners: Int
@@ -118,12 +129,19 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
 
     private struct State {
         var flights: [Key: Running] = [:]
-        /// Numbers flights and members alike, so that a ticket or a handle never matches a later flight.
+        /// Numbers the members, so that a caller leaves only its own place.
         var nextID: UInt64 = 0
 
         mutating func makeID() -> UInt64 {
             nextID += 1
             return nextID
+        }
+
+        /// Where the flight `entry` names is, while it runs. Flights are read and changed through their index, in
+        /// place: a copy of one held meanwhile would make each change copy its list of callers.
+        func index(of entry: Entry) -> Dictionary<Key, Running>.Index? {
+            guard let index = flights.index(forKey: entry.key), flights.values[index].entry === entry else { return nil }
+            return index
         }
     }
 
@@ -144,19 +162,16 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
         let ticket = state.withLock { state -> Ticket in
             let id = state.makeID()
             let listens = member.listen != nil ? 1 : 0
-            if let running = state.flights[key] {
-                state.flights[key]!.members.append(Joined(id: id, member: member))
-                state.flights[key]!.listeners += listens
-                return Ticket(key: key, flight: running.id, member: id, work: running.work, started: false)
+            if let index = state.flights.index(forKey: key) {
+                state.flights.values[index].members.append(Joined(id: id, member: member))
+                state.flights.values[index].listeners += listens
+                return Ticket(entry: state.flights.values[index].entry, member: id, started: false)
             }
-            let flight = state.makeID()
-            let work = make()
-            state.flights[key] = Running(
-                id: flight, work: work, members: .one(Joined(id: id, member: member)), listeners: listens
-            )
-            return Ticket(key: key, flight: flight, member: id, work: work, started: true)
+            let entry = Entry(key: key, work: make())
+            state.flights[key] = Running(entry: entry, members: .one(Joined(id: id, member: member)), listeners: listens)
+            return Ticket(entry: entry, member: id, started: true)
         }
-        if ticket.started { start(Flight(owner: self, key: key, id: ticket.flight, work: ticket.work)) }
+        if ticket.started { start(Flight(owner: self, entry: ticket.entry)) }
         return ticket
     }
 
@@ -164,16 +179,12 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
     /// cancellation hook, on this thread with no lock held. Leaving twice, or after the flight ended, does nothing.
     package func leave(_ ticket: Ticket) {
         let hook = state.withLock { state -> (@Sendable () -> Void)? in
-            guard var running = state.flights[ticket.key], running.id == ticket.flight,
-                  let left = running.members.remove(where: { $0.id == ticket.member })
+            guard let index = state.index(of: ticket.entry),
+                  let left = state.flights.values[index].members.remove(where: { $0.id == ticket.member })
             else { return nil }
-            if left.member.listen != nil { running.listeners -= 1 }
-            guard running.members.isEmpty else {
-                state.flights[ticket.key] = running
-                return nil
-            }
-            state.flights[ticket.key] = nil
-            return running.onCancel
+            if left.member.listen != nil { state.flights.values[index].listeners -= 1 }
+            guard state.flights.values[index].members.isEmpty else { return nil }
+            return state.flights.remove(at: index).value.onCancel
         }
         hook?()
     }
