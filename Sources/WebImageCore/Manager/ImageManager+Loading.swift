@@ -78,7 +78,7 @@ extension ImageManager {
         completion: @escaping ImageLoadResultHandler
     ) -> ImageLoadOperation {
         let settings = settingsIfAny
-        if let url, let image = memoryHit(url, options: options, context: Self.defaultContext, settings: settings) {
+        if let url, let image = memoryHit(url, options: options, settings: settings) {
             completion(.success(.memoryHit(image, url: url)))
             return ImageLoadOperation(deliveredDuringCall: url)
         }
@@ -125,8 +125,21 @@ extension ImageManager {
         return operation
     }
 
-    /// The context of the forms that name none, read in place by their memory hit.
+    /// The context of the forms that name none, when their memory hit must read one (the manager has settings).
     static let defaultContext = ImageContext()
+
+    /// ``memoryHit(_:options:context:settings:)`` for the forms that name no context, which reads none when the
+    /// manager has no settings: the key is then the URL's string and the manager's cache is asked. A context, even
+    /// an empty one, is a large value: reading it costs more than the rest of a hit.
+    func memoryHit(_ url: URL, options: ImageOptions, settings: Settings?) -> Image? {
+        guard settings == nil else {
+            return memoryHit(url, options: options, context: Self.defaultContext, settings: settings)
+        }
+        guard memoryHitAllowed(url, options: options) else { return nil }
+        let key = url.absoluteString
+        guard !key.isEmpty else { return nil }
+        return cache.memoryImage(forKey: key, options: options, framesOnDemand: false)
+    }
 
     /// The one memory hit: the image the memory tier gives a load of `url` during its call, for the caller to
     /// deliver as a memory hit (the result is made there, once, in place). The callback forms, the async forms
