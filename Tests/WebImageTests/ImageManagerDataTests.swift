@@ -78,6 +78,17 @@ import WebImageCore
             let jpeg = try await loadData(harness, url, context: context)
             #expect(jpeg.data == Fixtures.data(photo))
             #expect(server.requestCount(forPath: "/image/\(photo)") == 1)
+
+            // Warm, each encoding is its own memory hit under its own key.
+            context.encodedFormat = .webp
+            let webpAgain = try await loadData(harness, url, context: context)
+            #expect(webpAgain.cacheType == .memory && webpAgain.key == webp.key && webpAgain.data == webp.data)
+            context.encodedFormat = .jpeg
+            let jpegAgain = try await loadData(harness, url, context: context)
+            #expect(jpegAgain.cacheType == .memory && jpegAgain.key == jpeg.key && jpegAgain.data == jpeg.data)
+            context.encodeOptions = ImageEncodeOptions(quality: 0.5)
+            let lower = try await loadData(harness, url, context: context)
+            #expect(lower.cacheType == .none && lower.key != jpeg.key, "another quality is another variant")
         }
     }
 

@@ -44,18 +44,26 @@ extension ImageManager {
         context: ImageContext = ImageContext(),
         completion: @escaping ImageDataResultHandler
     ) -> ImageDataOperation {
+        // The encoded memory tier first, before anything is made or copied: a hit completes here.
+        let lookup = url.map { encodedMemoryLookup($0, options: options, context: context) } ?? .notApplicable
+        if case .hit(let hit) = lookup {
+            completion(.success(hit))
+            return ImageDataOperation(url: url, latch: nil)
+        }
+        return startDataLoad(url: url, options: options, context: context, lookup: lookup, completion: completion)
+    }
+
+    /// The whole path of a call the encoded memory tier did not complete during its call: the settings and the
+    /// options processor applied, the checks that fail at once, the tier (unless `lookup` asked it already), then
+    /// the variant's flight.
+    private func startDataLoad(
+        url: URL?, options: ImageOptions, context: ImageContext, lookup: EncodedLookup,
+        completion: @escaping ImageDataResultHandler
+    ) -> ImageDataOperation {
         let settings = currentSettings
         let (options, context) = prepared(url, options: options, context: context, settings: settings)
         let plan = url.flatMap { url in
             url.absoluteString.isEmpty ? nil : VariantPlan(manager: self, url: url, options: options, context: context)
-        }
-        // The encoded memory tier first, before anything is made: a hit completes here.
-        if let plan, plan.readsCaches,
-           options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: plan.url) == nil,
-           context.callbackQueue?.runsInline(duringCall: true) ?? true,
-           let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
-            completion(.success(plan.result(hit, from: .memory)))
-            return ImageDataOperation(url: url, latch: nil)
         }
         let latch = CompletionLatch<ImageDataResult>(
             callbackQueue: context.callbackQueue ?? .default,
@@ -76,7 +84,7 @@ extension ImageManager {
             latch.finish(.failure(error), duringCall: true)
             return operation
         }
-        if plan.readsCaches, let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
+        if case .notApplicable = lookup, plan.readsCaches, let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
             latch.finish(.success(plan.result(hit, from: .memory)), duringCall: true)
             return operation
         }
@@ -95,10 +103,15 @@ extension ImageManager {
     ) async throws(WebImageError) -> ImageDataResult {
         var context = context
         context.callbackQueue = .inline
+        // A hit returns at once, with no continuation.
+        let lookup = url.map { encodedMemoryLookup($0, options: options, context: context) } ?? .notApplicable
+        if case .hit(let hit) = lookup { return hit }
         let box = Locked<(operation: ImageDataOperation?, cancelled: Bool)>((nil, false))
         let result: Result<ImageDataResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let operation = loadImageData(url: url, options: options, context: context) { continuation.resume(returning: $0) }
+                let operation = startDataLoad(url: url, options: options, context: context, lookup: lookup) {
+                    continuation.resume(returning: $0)
+                }
                 let cancelled = box.withLock { box in
                     box.operation = operation
                     return box.cancelled
@@ -113,6 +126,33 @@ extension ImageManager {
             operation?.cancel()
         }
         return try result.get()
+    }
+
+    /// What the encoded memory tier says of a call during the call.
+    private enum EncodedLookup {
+        case hit(ImageDataResult)
+        case miss
+        /// The tier was not asked: the call's whole path asks it once the settings are applied.
+        case notApplicable
+    }
+
+    /// The encoded memory tier's answer to a call during the call, for a context read as it is: not applicable
+    /// unless no manager setting or cache key filter takes part in the key, no option asks for more than the tier
+    /// gives, the failed list has no say on the URL, and the callback queue runs a result ready during the call
+    /// inline.
+    private func encodedMemoryLookup(_ url: URL, options: ImageOptions, context: ImageContext) -> EncodedLookup {
+        guard settingsIfAny == nil, context.cacheKeyFilter == nil, !url.absoluteString.isEmpty,
+              options.isDisjoint(with: [.fromLoaderOnly, .refreshCached]),
+              context.callbackQueue?.runsInline(duringCall: true) ?? true,
+              options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil
+        else { return .notApplicable }
+        let key = variantKeys.key(for: VariantKeys.Inputs(url: url, context: context)) {
+            VariantPlan.keys(for: url, context: context, derivedImageQuality: derivedImageQuality).variant
+        }
+        guard let hit = encodedMemoryCache.encodedImage(forKey: key) else { return .miss }
+        return .hit(ImageDataResult(
+            data: hit.data, format: hit.format, pixelSize: hit.pixelSize, cacheType: .memory, url: url, key: key
+        ))
     }
 
     // MARK: Making a variant

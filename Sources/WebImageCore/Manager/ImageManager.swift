@@ -47,6 +47,8 @@ public final class ImageManager: Sendable {
     let transforms = SharedTransforms()
     /// The variants ``loadImageData(url:options:context:completion:)`` is making, one per key.
     let variants = VariantFlights()
+    /// The variant keys worked out before, for the encoded memory hit.
+    let variantKeys = VariantKeys()
     /// The streams of ``events(bufferingNewest:)``.
     let eventStreams = ImageManagerEventStreams()
     private let settings = Locked(Settings.none)

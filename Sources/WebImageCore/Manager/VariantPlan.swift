@@ -48,21 +48,13 @@ struct VariantPlan: Sendable {
         var inline = context
         inline.callbackQueue = .inline
         self.context = inline
-        (originalKey, fullKey) = ImageManager.keys(for: url, context: context)
+        (originalKey, fullKey, key) = Self.keys(for: url, context: context, derivedImageQuality: manager.derivedImageQuality)
         format = context.encodedFormat
         encodeOptions = context.encodeOptions ?? ImageEncodeOptions(quality: manager.derivedImageQuality)
         coder = context.imageCoder ?? manager.coder
-        let isDerived = fullKey != originalKey
-        let isOriginal = !isDerived && format == nil && context.encodeOptions == nil
-        if isOriginal {
-            key = originalKey
-            cache = context.originalImageCache ?? context.imageCache ?? manager.cache
-        } else {
-            key = format == nil && context.encodeOptions == nil
-                ? fullKey
-                : ImageCacheKeys.transformedKey(for: fullKey, transformerKey: Self.encodingKey(format: format, options: encodeOptions))
-            cache = context.imageCache ?? manager.cache
-        }
+        cache = key == originalKey
+            ? context.originalImageCache ?? context.imageCache ?? manager.cache
+            : context.imageCache ?? manager.cache
         flightKey = FlightKey(
             key: key,
             cache: Self.objectIdentity(cache),
@@ -70,6 +62,20 @@ struct VariantPlan: Sendable {
             sole: SharedDecodes.loadsAlone(context) || Self.objectIdentity(cache) == nil
                 ? Self.soleNumbers.add(1, ordering: .relaxed).newValue : nil
         )
+    }
+
+    /// The original key, the image's full key and the variant's key of a load of `url` with `context` (resolved):
+    /// the original key for the original as it came, the full key for a derived image encoded as the disk cache
+    /// encodes it, else the full key with a suffix naming the format and the encoding.
+    static func keys(
+        for url: URL, context: ImageContext, derivedImageQuality: Double
+    ) -> (original: String, full: String, variant: String) {
+        let (original, full) = ImageManager.keys(for: url, context: context)
+        let format = context.encodedFormat
+        if format == nil, context.encodeOptions == nil { return (original, full, full) }
+        let options = context.encodeOptions ?? ImageEncodeOptions(quality: derivedImageQuality)
+        let variant = ImageCacheKeys.transformedKey(for: full, transformerKey: encodingKey(format: format, options: options))
+        return (original, full, variant)
     }
 
     /// Whether the variant is a thumbnail or a transformed image.
