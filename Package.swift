@@ -66,7 +66,6 @@ let package = Package(
         // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.
         .target(
             name: "WebImageCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // Coders over the C libraries.
@@ -117,7 +116,8 @@ let package = Package(
 
         .testTarget(
             name: "WebImageCoreTests",
-            dependencies: ["WebImageCore", "WebImageTestSupport"],
+            // swift-crypto checks the library's own MD5; the library itself does not depend on it.
+            dependencies: ["WebImageCore", "WebImageTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -31,13 +30,13 @@ extension DiskCache {
 
     /// The 32 hex digits of the MD5 digest of the key's UTF-8 bytes up to the first NUL.
     static func digestName(forKey key: String) -> String {
-        let digest: Insecure.MD5.Digest
+        let digest: [UInt8]
         if let hashed = key.utf8.withContiguousStorageIfAvailable({ bytes in
-            Insecure.MD5.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])))
+            MD5.digest(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])))
         }) {
             digest = hashed
         } else {
-            digest = Insecure.MD5.hash(data: Array(key.utf8.prefix { $0 != 0 }))
+            digest = Array(key.utf8.prefix { $0 != 0 }).withUnsafeBytes { MD5.digest($0) }
         }
         return digest.withUnsafeBytes { bytes in
             String(unsafeUninitializedCapacity: 32) { name in
