@@ -2,6 +2,9 @@
 #define WEBIMAGE_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
 
 // curl_easy_setopt, curl_multi_setopt, curl_share_setopt and curl_easy_getinfo are variadic, which Swift cannot
 // call: one typed wrapper per kind of argument.
@@ -34,6 +37,30 @@ static inline CURLcode wi_curl_easy_setopt_share(CURL *handle, CURLSH *share) {
 
 static inline CURLcode wi_curl_easy_setopt_data_callback(CURL *handle, CURLoption option, wi_curl_data_callback value) {
     return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode wi_curl_easy_setopt_opensocket(CURL *handle, curl_opensocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, value);
+}
+
+static inline CURLcode wi_curl_easy_setopt_prereq(CURL *handle, curl_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
+// The address curl is about to connect to: an IPv4 or IPv6 socket address, copied into `bytes` (4 or 16 of them);
+// returns how many, 0 for another family.
+static inline int wi_curl_sockaddr_bytes(const struct curl_sockaddr *address, unsigned char *bytes) {
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)&address->addr;
+        memcpy(bytes, &v4->sin_addr, 4);
+        return 4;
+    }
+    if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&address->addr;
+        memcpy(bytes, &v6->sin6_addr, 16);
+        return 16;
+    }
+    return 0;
 }
 
 static inline CURLcode wi_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {

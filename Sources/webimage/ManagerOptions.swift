@@ -20,12 +20,19 @@ struct ManagerOptions: ParsableArguments {
     @Option(help: "Seconds allowed for each download.")
     var timeout: Double = 15
 
+    @Flag(name: .customLong("public-only"), help: "Connect to public addresses only, for each URL and redirect: no loopback, private, link-local or other internal address.")
+    var publicOnly = false
+
+    @Option(name: .customLong("allow-host"), help: "With --public-only, a host that may be reached at an internal address; repeatable.")
+    var internalHosts: [String] = []
+
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be 1 or more") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0") }
         guard !namespace.isEmpty, !namespace.contains("/"), namespace != ".", namespace != ".." else {
             throw ValidationError("--namespace must be one path component")
         }
+        guard internalHosts.isEmpty || publicOnly else { throw ValidationError("--allow-host applies only with --public-only") }
         for header in headers where !header.contains(":") {
             throw ValidationError("--header '\(header)' is not 'Name: value'")
         }
@@ -37,6 +44,10 @@ struct ManagerOptions: ParsableArguments {
         var config = ImageDownloaderConfig()
         config.maxConcurrentDownloads = concurrency
         config.downloadTimeout = timeout
+        if publicOnly {
+            config.addressPolicy = .publicOnly
+            config.addressPolicy.internalHosts = Set(internalHosts)
+        }
         for header in headers {
             let parts = header.split(separator: ":", maxSplits: 1)
             let name = String(parts[0]).trimmingCharacters(in: .whitespaces)

@@ -229,4 +229,22 @@ import WebImageTestSupport
             }
         }
     }
+
+    @Test func publicOnlyRefusesInternalAddressesUnlessTheHostIsAllowed() async throws {
+        try await withTestHTTPServer { server in
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-public-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let url = server.url("/image/jpeg/photo.jpg").absoluteString
+            let common = ["--json", "--cache-dir", root.appendingPathComponent("cache").path, "--public-only"]
+            let refused = try run(["fetch", url] + common)
+            #expect(refused.status == 1)
+            let line = try #require(refused.lines.first { $0["file"] as? String == url })
+            #expect((line["error"] as? [String: Any])?["code"] as? String == "addressRefused")
+            #expect(server.totalRequestCount == 0)
+
+            let allowed = try run(["fetch", url, "--allow-host", "127.0.0.1"] + common)
+            #expect(allowed.status == 0)
+            #expect(server.requestCount(forPath: "/image/jpeg/photo.jpg") == 1)
+        }
+    }
 }

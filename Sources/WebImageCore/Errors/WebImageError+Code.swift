@@ -55,6 +55,10 @@ extension WebImageError {
         /// line, or a body that does not decode as its `Content-Encoding` says. A transport failure, not a permanent
         /// one: the URL is tried again.
         public static let badServerResponse = Code(rawValue: 3013)
+        /// The downloader's address policy refused the host or the address a connection was about to be made to
+        /// (see `ImageAddressPolicy`), for the request or one of its redirects. Never retried by the library and
+        /// never put on the failed list: the policy, not the URL, decides.
+        public static let addressRefused = Code(rawValue: 3014)
 
         private static let names: [Int: String] = [
             1000: "invalidURL", 1001: "badImageData", 1002: "cacheNotModified", 1003: "blackListed",
@@ -63,7 +67,7 @@ extension WebImageError {
             3000: "timedOut", 3001: "cannotConnect", 3002: "cannotFindHost", 3003: "connectionLost",
             3004: "tlsFailure", 3005: "tooManyRedirects", 3006: "unsupportedScheme", 3007: "responseTooLarge",
             3008: "imageTooLarge", 3009: "unsupportedFormat", 3010: "notInCache", 3011: "diskIO",
-            3012: "encodingFailed", 3013: "badServerResponse",
+            3012: "encodingFailed", 3013: "badServerResponse", 3014: "addressRefused",
         ]
 
         /// The code's name as written in Swift (`badImageData`), or `code(N)` for a value the library does not name.

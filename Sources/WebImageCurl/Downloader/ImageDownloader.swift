@@ -160,6 +160,7 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
         curl.credentials = config.credentials
         curl.usesCookies = options.contains(.handleCookies)
         curl.priority = priority
+        if !config.addressPolicy.allowsEverything { curl.addressPolicy = config.addressPolicy }
         return curl
     }
 

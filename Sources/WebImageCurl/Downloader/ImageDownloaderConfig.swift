@@ -63,6 +63,10 @@ public struct ImageDownloaderConfig: Sendable {
     /// The most connections open at once; 0 for no limit. Downloads beyond it wait in the downloader's queue, where
     /// their timeouts do not run. Idle connections kept for reuse do not count: libcurl closes them to make room.
     public var maxTotalConnections = 64
+    /// Which hosts and addresses may be connected to, for each request and each of its redirects: every one by
+    /// default, as SDWebImage; ``ImageAddressPolicy/publicOnly`` for a server that loads URLs its clients name.
+    /// A refusal fails with `addressRefused`.
+    public var addressPolicy = ImageAddressPolicy.allowAll
 
     public init() {}
 

@@ -44,6 +44,8 @@ package struct CurlRequest: Sendable {
     package var usesCookies = false
     /// The priority among waiting transfers.
     package var priority: Priority = .normal
+    /// The hosts and addresses the transfer may connect to, for the request and each redirect; nil for any.
+    package var addressPolicy: ImageAddressPolicy?
 
     package init(url: String) {
         self.url = url
@@ -53,10 +55,10 @@ package struct CurlRequest: Sendable {
     var allowedProtocols: String { allowsFileScheme ? "http,https,file" : "http,https" }
 
     /// The options that may stay on a handle after this request, for the next request with equal ones; nil when
-    /// the request sets anything else (another method, a body, credentials, cookies, no TLS verification), whose
-    /// handle is reset.
+    /// the request sets anything else (another method, a body, credentials, cookies, no TLS verification, an address
+    /// policy, whose callbacks point into the transfer), whose handle is reset.
     var reusableSettings: CurlHandleSettings? {
-        guard method == "GET", body == nil, credentials == nil, !usesCookies, verifiesTLS else { return nil }
+        guard method == "GET", body == nil, credentials == nil, !usesCookies, verifiesTLS, addressPolicy == nil else { return nil }
         return CurlHandleSettings(
             allowsFileScheme: allowsFileScheme,
             maxRedirects: maxRedirects,

@@ -25,6 +25,12 @@ extension CurlTransfer {
         try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
         try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
         try configureHeaders(headers)
+        if request.addressPolicy != nil {
+            try check(wi_curl_easy_setopt_opensocket(easy, curlTransferOpenSocket), "CURLOPT_OPENSOCKETFUNCTION")
+            try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context), "CURLOPT_OPENSOCKETDATA")
+            try check(wi_curl_easy_setopt_prereq(easy, curlTransferBeforeRequest), "CURLOPT_PREREQFUNCTION")
+            try check(wi_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, context), "CURLOPT_PREREQDATA")
+        }
     }
 
     /// Clears what points into this transfer (its context, error buffer and header lines) from a handle that goes
@@ -35,6 +41,12 @@ extension CurlTransfer {
         _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, nil)
         _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, nil)
         _ = wi_curl_easy_setopt_list(easy, CURLOPT_HTTPHEADER, nil)
+        if request.addressPolicy != nil {
+            _ = wi_curl_easy_setopt_opensocket(easy, nil)
+            _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, nil)
+            _ = wi_curl_easy_setopt_prereq(easy, nil)
+            _ = wi_curl_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, nil)
+        }
     }
 
     /// The options that do not point into the transfer: those of ``CurlHandleSettings`` and the rest of the

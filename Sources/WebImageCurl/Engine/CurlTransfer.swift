@@ -29,6 +29,9 @@ final class CurlTransfer {
     var response: CurlResponse?
     /// Why the engine stopped the transfer, when it did.
     var abort: CurlError.Abort?
+    /// Why the request's address policy refused a connection or a request, when it did. A refused address does not
+    /// fail the transfer by itself (curl tries the host's other addresses): it names the failure if one follows.
+    var policyRefusal: String?
     /// Counts the callbacks that brought bytes (header lines and body chunks); the engine's stall check compares
     /// it between rounds, so the callbacks read no clock.
     var activity: UInt64 = 0
@@ -161,6 +164,9 @@ final class CurlTransfer {
 
     /// The transfer's outcome for curl's result code.
     func result(for code: CURLcode) -> Result<CurlTransferResult, WebImageError> {
+        if code == CURLE_COULDNT_CONNECT || code == CURLE_ABORTED_BY_CALLBACK, abort == nil, let policyRefusal {
+            return .failure(WebImageError(.addressRefused, "the address policy refused the load of \(request.url): \(policyRefusal)"))
+        }
         guard code == CURLE_OK, abort == nil else {
             var redirects = 0
             _ = wi_curl_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects)
