@@ -44,6 +44,8 @@ struct ThumbnailServer: AsyncParsableCommand {
         var config = ImageDownloaderConfig()
         config.maxConcurrentDownloads = 16
         config.maxConnectionsPerHost = 16
+        // The route refuses other hosts at once; the policy holds every redirect to the same list.
+        config.addressPolicy = ImageAddressPolicy(allowedHosts: Set(allowHost))
         let downloader = ImageDownloader(config: config, coder: registry)
         let cache = ImageCache(namespace: "thumbnails", root: URL(fileURLWithPath: cacheDir, isDirectory: true), coder: registry)
         let manager = ImageManager(cache: cache, loader: downloader, coder: registry)
