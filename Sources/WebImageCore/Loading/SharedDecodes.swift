@@ -127,12 +127,27 @@ package final class SharedDecodes: Sendable {
         progress: ImageLoadProgressHandler?,
         completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
-        let callbackQueue = context.callbackQueue ?? .default
         let latch = CompletionLatch<DownloadedImage>(
-            callbackQueue: callbackQueue,
+            callbackQueue: context.callbackQueue ?? .default,
             makeCancellationError: { WebImageError(.cancelled, "the load of \(Self.name(of: url)) was cancelled") },
             handler: completion
         )
+        requestImage(from: loader, url: url, options: options, context: context, progress: progress, latch: latch)
+        return LatchLoadToken(latch: latch)
+    }
+
+    /// ``requestImage(from:url:options:context:progress:completion:)`` for a caller whose latch is made already
+    /// (on the context's callback queue), so that a loader that wraps the load in a token of its own completes
+    /// the caller from the decoding thread, with no further thread switch.
+    package func requestImage(
+        from loader: any ImageDataLoading,
+        url: URL,
+        options: ImageOptions,
+        context: ImageContext,
+        progress: ImageLoadProgressHandler?,
+        latch: CompletionLatch<DownloadedImage>
+    ) {
+        let callbackQueue = context.callbackQueue ?? .default
         let coder = context.imageCoder ?? self.coder
         // A `data:` URL carries no `@2x` in a name of its own.
         let decodeOptions = context.decodeOptions(for: options, cacheKey: url.scheme == "data" ? nil : url.absoluteString)
@@ -148,7 +163,6 @@ package final class SharedDecodes: Sendable {
             start(flight, loader: loader, url: url, options: options, context: context, coder: coder, decodeOptions: decodeOptions)
         }
         latch.onCancel { [flights] in flights.leave(ticket) }
-        return LatchLoadToken(latch: latch)
     }
 
     /// A caller as its flight keeps it: progress on its callback queue while it waits, then its completion, with

@@ -20,12 +20,21 @@ public final class ImageDownloadToken: ImageLoadToken {
     public let url: URL
     let delivery: Delivery
     /// The transfer's metrics once it has ended, and what to let go when the caller's holder cancels after the
-    /// completion (see ``holdBody(until:)``).
-    private let extras = Locked<(metrics: ImageDownloadMetrics?, release: (@Sendable () -> Void)?)>((nil, nil))
+    /// completion (see ``holdBody(until:)``); made before the token when the completion records the metrics.
+    final class Extras: Sendable {
+        fileprivate let state = Locked<(metrics: ImageDownloadMetrics?, release: (@Sendable () -> Void)?)>((nil, nil))
 
-    init(url: URL, delivery: Delivery) {
+        func record(_ metrics: ImageDownloadMetrics) {
+            state.withLock { $0.metrics = metrics }
+        }
+    }
+
+    private let extras: Extras
+
+    init(url: URL, delivery: Delivery, extras: Extras = Extras()) {
         self.url = url
         self.delivery = delivery
+        self.extras = extras
     }
 
     /// Cancels this caller's part; after the completion, only lets go of the body it may hold for Core's decode.
@@ -34,7 +43,7 @@ public final class ImageDownloadToken: ImageLoadToken {
         case .image(let latch): latch.cancel()
         case .data(let latch): latch.cancel()
         }
-        let release = extras.withLock { $0.release.take() }
+        let release = extras.state.withLock { $0.release.take() }
         release?()
     }
 
@@ -55,16 +64,16 @@ public final class ImageDownloadToken: ImageLoadToken {
     /// The metrics of the transfer that served this caller, once it has ended; nil before, and for callers
     /// that failed before a transfer started.
     public var metrics: ImageDownloadMetrics? {
-        extras.withLock { $0.metrics }
+        extras.state.withLock { $0.metrics }
     }
 
     func record(_ metrics: ImageDownloadMetrics) {
-        extras.withLock { $0.metrics = metrics }
+        extras.record(metrics)
     }
 
     /// Keeps what `release` lets go until this token is cancelled, which Core does once it has decoded the body.
     func holdBody(until release: @escaping @Sendable () -> Void) {
-        extras.withLock { $0.release = release }
+        extras.state.withLock { $0.release = release }
     }
 
     /// Runs `hook` when the caller cancels (at once if it already has).

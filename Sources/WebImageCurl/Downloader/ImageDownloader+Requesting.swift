@@ -40,32 +40,19 @@ extension ImageDownloader {
         progress: ImageLoadProgressHandler? = nil,
         completion: @escaping DownloadedImageHandler
     ) -> ImageDownloadToken {
+        // The caller's latch goes to Core's decoding as it is, so that the default queue runs the completion on the
+        // decoding thread; the metrics are recorded on the token just before.
+        let extras = ImageDownloadToken.Extras()
         let latch = CompletionLatch<DownloadedImage>(
             callbackQueue: context.callbackQueue ?? .default,
             makeCancellationError: { WebImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") },
-            handler: completion
-        )
-        let token = ImageDownloadToken(url: url, delivery: .image(latch))
-        // The load completes this caller's latch from the library's thread; the latch then goes to the caller's
-        // queue, and the progress with it.
-        var inner = context
-        inner.callbackQueue = .inline
-        let callbackQueue = context.callbackQueue ?? .default
-        var reporting: ImageLoadProgressHandler?
-        if let progress {
-            reporting = { report in
-                callbackQueue.execute(duringCall: false) {
-                    guard !latch.isDone else { return }
-                    progress(report)
-                }
+            handler: { result in
+                if case .success(let loaded) = result, let metrics = loaded.metrics { extras.record(metrics) }
+                completion(result)
             }
-        }
-        let load = decodes.requestImage(from: DecodedSource(downloader: self), url: url, options: options, context: inner, progress: reporting) { result in
-            if case .success(let loaded) = result, let metrics = loaded.metrics { token.record(metrics) }
-            latch.finish(result)
-        }
-        latch.onCancel { load.cancel() }
-        return token
+        )
+        decodes.requestImage(from: DecodedSource(downloader: self), url: url, options: options, context: context, progress: progress, latch: latch)
+        return ImageDownloadToken(url: url, delivery: .image(latch), extras: extras)
     }
 
     /// ``downloadData(url:options:context:progress:completion:)`` as an ``WebImageCore/ImageDataLoading`` loader.
