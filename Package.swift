@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // For the tests' loopback HTTP server only (HTTP/1.1, and HTTPS with HTTP/2).
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -66,6 +67,7 @@ let package = Package(
         // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.
         .target(
             name: "WebImageCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // Coders over the C libraries.
@@ -133,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             // The tool is a dependency so that its binary is built next to the tests, which run it.
-            dependencies: ["WebImage", "WebImageTestSupport", "webimage"],
+            dependencies: ["WebImage", "WebImageTestSupport", "webimage", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
     ]

@@ -15,12 +15,18 @@ public struct DownloadedImage: Sendable {
     public var response: ImageResponse?
     /// How the transfer went, for network loads.
     public var metrics: ImageDownloadMetrics?
+    /// How long decoding the bytes took, when the loader decoded them itself; nil when it does not say.
+    public var decodeDuration: Duration?
 
-    public init(image: Image, data: Data, response: ImageResponse? = nil, metrics: ImageDownloadMetrics? = nil) {
+    public init(
+        image: Image, data: Data, response: ImageResponse? = nil, metrics: ImageDownloadMetrics? = nil,
+        decodeDuration: Duration? = nil
+    ) {
         self.image = image
         self.data = data
         self.response = response
         self.metrics = metrics
+        self.decodeDuration = decodeDuration
     }
 }
 

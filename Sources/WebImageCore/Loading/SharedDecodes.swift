@@ -266,8 +266,12 @@ package final class SharedDecodes: Sendable {
             return .failure(WebImageError(.badImageData, "the data of \(what) is empty"))
         }
         do throws(WebImageError) {
+            let started = ContinuousClock.now
             let image = try coder.decodeForLoad(body.data, options: options)
-            return .success(DownloadedImage(image: image, data: body.data, response: body.response, metrics: body.metrics))
+            return .success(DownloadedImage(
+                image: image, data: body.data, response: body.response, metrics: body.metrics,
+                decodeDuration: ContinuousClock.now - started
+            ))
         } catch {
             // Bytes no coder recognises are bad image data to a load, as SDWebImage reports them.
             let code = error.code == .unsupportedFormat ? .badImageData : error.code

@@ -36,6 +36,9 @@ final class ImageLoadJob: Sendable {
     private let shouldDownload: (@Sendable (URL) -> Bool)?
     private let shouldBlock: (@Sendable (URL, WebImageError) -> Bool)?
     private let call = CallScope()
+    /// When the load started, and its metrics so far; its steps run one after another, on different threads.
+    private let started = ContinuousClock.now
+    private let metrics = Locked(ImageLoadMetrics())
 
     init(
         manager: ImageManager,
@@ -65,6 +68,14 @@ final class ImageLoadJob: Sendable {
     /// Runs the first step; results ready before it returns are delivered as ready during the call.
     func start() {
         defer { call.end() }
+        let instruments = manager.instruments
+        if instruments.isActive() {
+            instruments.send(.loadStarted(url: url, key: keys.full))
+            operation.onCancel { [self] in
+                let cancelled = WebImageError(.cancelled, "the load of \(url.absoluteString) was cancelled")
+                instruments.send(.loadFinished(ImageLoadReport(url: url, key: keys.full, result: .failure(cancelled), metrics: finalMetrics())))
+            }
+        }
         if options.contains(.fromLoaderOnly) {
             loadIfAllowed()
         } else {
@@ -85,8 +96,10 @@ final class ImageLoadJob: Sendable {
         var queryContext = inner
         queryContext.thumbnailPixelSize = nil
         queryContext.preserveAspectRatio = nil
+        let asked = ContinuousClock.now
         let token = cache.query(key: keys.full, options: options, context: queryContext, cacheType: context.queryCacheType ?? .all) { [self] result in
             guard !operation.isFinished else { return }
+            cacheAnswered(key: keys.full, since: asked, result)
             if case .success(let found) = result, let image = found.image {
                 cacheHit(image, found)
             } else if isDerived {
@@ -103,8 +116,10 @@ final class ImageLoadJob: Sendable {
     private func queryOriginal() {
         let cacheType = context.originalQueryCacheType ?? .disk
         guard cacheType != .none else { return loadIfAllowed() }
+        let asked = ContinuousClock.now
         let token = originalCache.query(key: keys.original, options: options, context: inner, cacheType: cacheType) { [self] result in
             guard !operation.isFinished else { return }
+            cacheAnswered(key: keys.original, since: asked, result)
             if case .success(let found) = result, let image = found.image {
                 process(image, data: found.data, source: found.cacheType, response: nil)
             } else {
@@ -112,6 +127,17 @@ final class ImageLoadJob: Sendable {
             }
         }
         operation.setCacheToken(token)
+    }
+
+    /// Adds a query's time to the metrics and reports its answer.
+    private func cacheAnswered(key: String, since asked: ContinuousClock.Instant, _ result: Result<ImageCacheQueryResult, WebImageError>) {
+        let took = ContinuousClock.now - asked
+        metrics.withLock { $0.cacheLookup = ($0.cacheLookup ?? .zero) + took }
+        if case .success(let found) = result, found.image != nil {
+            manager.instruments.send(.cacheHit(url: url, key: key, cacheType: found.cacheType))
+        } else {
+            manager.instruments.send(.cacheMiss(url: url, key: key))
+        }
     }
 
     private func cacheHit(_ image: Image, _ found: ImageCacheQueryResult) {
@@ -180,10 +206,35 @@ final class ImageLoadJob: Sendable {
         } else {
             progress = operation.wantsProgress ? { @Sendable [operation] in operation.report($0) } : nil
         }
+        manager.instruments.send(.downloadStarted(url: url))
+        let asked = ContinuousClock.now
         let token = loader.requestImage(url: url, options: options, context: loaderContext, progress: progress) { [self] result in
+            loaderAnswered(since: asked, result)
             loaded(result, cached: cached)
         }
         operation.setLoaderToken(token)
+    }
+
+    /// Records the loader's part in the metrics and reports it.
+    private func loaderAnswered(since asked: ContinuousClock.Instant, _ result: Result<DownloadedImage, WebImageError>) {
+        let took = ContinuousClock.now - asked
+        let loaded = try? result.get()
+        metrics.withLock { metrics in
+            metrics.load = took
+            metrics.download = loaded?.metrics
+            metrics.decode = loaded?.decodeDuration
+        }
+        let instruments = manager.instruments
+        guard instruments.isActive() else { return }
+        switch result {
+        case .success(let loaded):
+            instruments.send(.downloadFinished(url: url, metrics: loaded.metrics, error: nil))
+            if let duration = loaded.decodeDuration {
+                instruments.send(.decoded(url: url, pixelSize: loaded.image.pixelSize, duration: duration))
+            }
+        case .failure(let error):
+            instruments.send(.downloadFinished(url: url, metrics: nil, error: error))
+        }
     }
 
     private func loaded(_ result: Result<DownloadedImage, WebImageError>, cached: ImageCacheQueryResult?) {
@@ -213,7 +264,10 @@ final class ImageLoadJob: Sendable {
         guard let transformer = context.imageTransformer, !image.isAnimated || options.contains(.transformAnimatedImage) else {
             return store(image, isDerived: isThumbnail, original: isThumbnail ? nil : image, data: data, source: source, response: response)
         }
+        let asked = ContinuousClock.now
         manager.transforms.transform(image, key: keys.full, with: transformer, on: manager.executor) { [self] transformed in
+            let took = ContinuousClock.now - asked
+            metrics.withLock { $0.transform = took }
             guard !operation.isFinished else { return }
             store(transformed ?? image, isDerived: transformed != nil || isThumbnail, original: isThumbnail ? nil : image, data: data, source: source, response: response)
         }
@@ -255,6 +309,7 @@ final class ImageLoadJob: Sendable {
         )
         let revalidation = response.map(ImageRevalidation.init(response:)).flatMap { $0.isEmpty ? nil : $0 }
         let waits = options.contains(.waitStoreCache)
+        let storing = ContinuousClock.now
         let group = DispatchGroup()
         // The first store that failed, for a load that waits for its stores.
         let firstFailure = Locked<WebImageError?>(nil)
@@ -266,9 +321,14 @@ final class ImageLoadJob: Sendable {
             if waits { group.enter() }
             let storeContext = store.key == keys.full && imageIsDerived ? derivedContext : inner
             store.cache.store(store.image, data: store.data, key: store.key, options: options, context: storeContext, cacheType: store.cacheType) { [manager, url] outcome in
-                if case .failure(let error) = outcome {
+                switch outcome {
+                case .failure(let error):
                     if waits { firstFailure.withLock { if $0 == nil { $0 = error } } }
-                    manager.eventStreams.send(.storeFailed(ImageStoreFailure(url: url, key: store.key, cacheType: store.cacheType, error: error)))
+                    manager.instruments.send(
+                        .storeFailed(ImageStoreFailure(url: url, key: store.key, cacheType: store.cacheType, error: error)), level: .warning
+                    )
+                case .success:
+                    manager.instruments.send(.stored(url: url, key: store.key, cacheType: store.cacheType))
                 }
                 // The validators go with the bytes they describe, once those are on disk; a load that waits for
                 // the store waits for them too.
@@ -281,6 +341,8 @@ final class ImageLoadJob: Sendable {
         }
         if waits {
             group.notify(queue: .global()) { [self] in
+                let took = ContinuousClock.now - storing
+                metrics.withLock { $0.store = took }
                 var stored = result
                 stored.storeError = firstFailure.withLock { $0 }
                 finish(.success(stored))
@@ -304,7 +366,27 @@ final class ImageLoadJob: Sendable {
 
     private func finish(_ result: Result<ImageLoadResult, WebImageError>) {
         manager.unregister(operation)
+        let metrics = finalMetrics()
+        var result = result
+        if case .success(var loaded) = result {
+            loaded.metrics = metrics
+            result = .success(loaded)
+        }
+        let instruments = manager.instruments
+        if instruments.isActive(), !operation.isFinished {
+            let outcome = result.map(\.cacheType)
+            instruments.send(.loadFinished(ImageLoadReport(url: url, key: keys.full, result: outcome, metrics: metrics)))
+        }
         operation.finish(result, duringCall: call.isCurrent)
+    }
+
+    /// The metrics so far, with the time since the load started.
+    private func finalMetrics() -> ImageLoadMetrics {
+        let total = ContinuousClock.now - started
+        return metrics.withLock { metrics in
+            metrics.total = total
+            return metrics
+        }
     }
 }
 

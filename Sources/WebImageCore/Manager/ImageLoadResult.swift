@@ -51,6 +51,14 @@ public struct ImageLoadResult: Sendable {
     /// ``storeError`` in a box of its own, for the reason ``dataBox`` is: a result without one stays a few
     /// references.
     private var storeErrorBox: StoreErrorBox?
+    /// Where the load's time went, step by step; nil for a memory hit completed during the call, and for partial
+    /// and refreshing results.
+    public var metrics: ImageLoadMetrics? {
+        get { metricsBox?.metrics }
+        set { metricsBox = newValue.map(MetricsBox.init) }
+    }
+    /// ``metrics`` in a box of its own, for the reason ``dataBox`` is.
+    private var metricsBox: MetricsBox?
 
     /// A result, for loaders and caches of one's own and for tests.
     public init(
@@ -93,5 +101,14 @@ private final class StoreErrorBox: Sendable {
 
     init(_ error: WebImageError) {
         self.error = error
+    }
+}
+
+/// The metrics of an ``ImageLoadResult``, immutable.
+private final class MetricsBox: Sendable {
+    let metrics: ImageLoadMetrics
+
+    init(_ metrics: ImageLoadMetrics) {
+        self.metrics = metrics
     }
 }

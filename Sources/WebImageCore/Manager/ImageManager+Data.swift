@@ -239,7 +239,7 @@ extension ImageManager {
             var failure: WebImageError?
             if case .failure(let error) = outcome {
                 failure = error
-                eventStreams.send(.storeFailed(ImageStoreFailure(url: plan.url, key: plan.key, cacheType: .disk, error: error)))
+                instruments.send(.storeFailed(ImageStoreFailure(url: plan.url, key: plan.key, cacheType: .disk, error: error)), level: .warning)
             }
             if waits { completion(failure) }
         }

@@ -135,7 +135,7 @@ extension ImageManager {
         guard settings == nil else {
             return memoryHit(url, options: options, context: Self.defaultContext, settings: settings)
         }
-        guard memoryHitAllowed(url, options: options) else { return nil }
+        guard memoryHitAllowed(url, options: options), !instruments.isActive() else { return nil }
         let key = url.absoluteString
         guard !key.isEmpty else { return nil }
         return cache.memoryImage(forKey: key, options: options, framesOnDemand: false)
@@ -149,13 +149,15 @@ extension ImageManager {
     /// Nil unless the cache (the context's, else the manager's) looks its memory tier up synchronously
     /// (``ImageCaching/memoryImage(forKey:options:framesOnDemand:)``), no options processor is set, no option asks
     /// for more than the memory tier gives (`refreshCached`, `queryMemoryData`, `fromLoaderOnly`), the context
-    /// queries memory, and the failed list has no say on the URL. Reads the context as it is, with the manager's
+    /// queries memory, the failed list has no say on the URL, and nothing listens to the manager's events (an
+    /// observed hit goes down the pipeline, which reports each step and completes it during the call all the
+    /// same). Reads the context as it is, with the manager's
     /// settings where it names none, so that a hit copies nothing. Callers with a callback queue check first that
     /// it runs a result ready during the call inline (the async forms resume wherever the result is ready).
     ///
     /// - Parameter settings: The manager's settings, or nil when none is set.
     func memoryHit(_ url: URL, options: ImageOptions, context: ImageContext, settings: Settings?) -> Image? {
-        guard settings?.optionsProcessor == nil, memoryHitAllowed(url, options: options),
+        guard settings?.optionsProcessor == nil, memoryHitAllowed(url, options: options), !instruments.isActive(),
               context.queryCacheType?.includesMemory ?? true
         else { return nil }
         let key: String

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 import Synchronization
 
 /// Loads images through a cache and a loader, as SDWebImage's `SDWebImageManager`: query the cache, load on a
@@ -49,8 +50,8 @@ public final class ImageManager: Sendable {
     let variants = VariantFlights()
     /// The variant keys worked out before, for the encoded memory hit.
     let variantKeys = VariantKeys()
-    /// The streams of ``events(bufferingNewest:)``.
-    let eventStreams = ImageManagerEventStreams()
+    /// The streams of ``events(bufferingNewest:)`` and the logger.
+    let instruments: ImageManagerInstruments
     private let settings = Locked(Settings.none)
     private let running = Locked<[ObjectIdentifier: ImageLoadOperation]>([:])
 
@@ -126,6 +127,10 @@ public final class ImageManager: Sendable {
     ///   - coder: Encodes and reads the variants of ``loadImageData(url:options:context:completion:)``.
     ///   - derivedImageQuality: See ``derivedImageQuality``; clamped to 0...1.
     ///   - encodedMemoryCache: The memory tier of encoded variants.
+    ///   - logger: Where the manager logs each step of its loads (see ``ImageManagerEvent``): debug lines, and a
+    ///     warning for a failed store, with the URL and key (credentials redacted), the cache tier, the error code
+    ///     and durations as metadata, never a header. Nil, the default, logs nothing, as a library should until
+    ///     its user says where its lines go. The logger's level is read once, here.
     public init(
         cache: any ImageCaching,
         loader: any ImageLoading,
@@ -134,7 +139,8 @@ public final class ImageManager: Sendable {
         executor: BoundedExecutor = .decoding,
         coder: (any ImageCoding)? = nil,
         derivedImageQuality: Double = ImageManager.defaultDerivedImageQuality,
-        encodedMemoryCache: EncodedMemoryCache = EncodedMemoryCache()
+        encodedMemoryCache: EncodedMemoryCache = EncodedMemoryCache(),
+        logger: Logger? = nil
     ) {
         self.cache = cache
         self.loader = loader
@@ -143,13 +149,14 @@ public final class ImageManager: Sendable {
         self.derivedImageQuality = derivedImageQuality.isNaN ? Self.defaultDerivedImageQuality : min(1, max(0, derivedImageQuality))
         self.encodedMemoryCache = encodedMemoryCache
         failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
+        instruments = ImageManagerInstruments(logger: logger)
     }
 
     /// The quality thumbnails and transformed images are encoded at by default: 0.85 (see ``derivedImageQuality``).
     public static let defaultDerivedImageQuality = 0.85
 
     deinit {
-        eventStreams.finishAll()
+        instruments.finishAll()
     }
 
     // MARK: Settings

@@ -29,9 +29,12 @@ final class ImageManagerEventStreams: Sendable {
         return stream
     }
 
+    /// Whether any stream is open.
+    var isActive: Bool { hasSubscribers.load(ordering: .acquiring) }
+
     /// Sends `event` to every open stream.
     func send(_ event: ImageManagerEvent) {
-        guard hasSubscribers.load(ordering: .acquiring) else { return }
+        guard isActive else { return }
         let continuations = state.withLock { Array($0.continuations.values) }
         for continuation in continuations { continuation.yield(event) }
     }
@@ -65,6 +68,9 @@ extension ImageManager {
     /// }
     /// ```
     ///
+    /// See ``ImageManagerEvent`` for what a load sends, in which order. The same events go to the manager's logger
+    /// at debug level (a failed store at warning), when it writes that level.
+    ///
     /// Each call makes a stream of its own, which gets every event sent after the call; any number may be open.
     /// Events are sent from the thread where they happen, without waiting for a reader: a stream keeps at most
     /// `limit` unread events, dropping the oldest, so a slow reader never holds a load up or grows memory without
@@ -72,6 +78,6 @@ extension ImageManager {
     ///
     /// - Parameter limit: The most unread events a stream keeps (at least 1).
     public func events(bufferingNewest limit: Int = 256) -> AsyncStream<ImageManagerEvent> {
-        eventStreams.makeStream(bufferingNewest: limit)
+        instruments.streams.makeStream(bufferingNewest: limit)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import WebImage
 import WebImageTestSupport
@@ -12,7 +13,10 @@ final class ManagerHarness: Sendable {
     let manager: ImageManager
     let clock: TestClock
 
-    init(loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600), downloaderConfig: ImageDownloaderConfig = ImageDownloaderConfig()) {
+    init(
+        loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600),
+        downloaderConfig: ImageDownloaderConfig = ImageDownloaderConfig(), logger: Logger? = nil
+    ) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("manager-\(UUID().uuidString)")
         let registry = ImageCoderRegistry.makeDefault()
         cache = ImageCache(namespace: "manager", root: directory, coder: registry)
@@ -24,7 +28,8 @@ final class ManagerHarness: Sendable {
             loader: loader ?? ImageLoaders([DataURLImageLoader(coder: registry), downloader]),
             failedURLLifetime: failedURLLifetime,
             now: { clock.now },
-            coder: registry
+            coder: registry,
+            logger: logger
         )
     }
 

@@ -1,0 +1,101 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+
+/// Where a manager's events go: the streams of ``ImageManager/events(bufferingNewest:)`` and the manager's logger.
+///
+/// Sending is nearly free when nothing listens: one atomic load for the streams and a level compared for the
+/// logger (its level is read once, when the manager is made), before the event is even made. Thread-safe.
+final class ImageManagerInstruments: Sendable {
+    let streams = ImageManagerEventStreams()
+    private let logger: Logger?
+    /// The logger's level, read once.
+    private let logLevel: Logger.Level
+
+    init(logger: Logger?) {
+        self.logger = logger
+        logLevel = logger?.logLevel ?? .critical
+    }
+
+    /// Whether an event of `level` goes anywhere: a stream is open, or the logger writes that level.
+    func isActive(at level: Logger.Level = .debug) -> Bool {
+        (logger != nil && logLevel <= level) || streams.isActive
+    }
+
+    /// Sends the event to the open streams and logs it at `level`; makes it only when something listens.
+    func send(_ event: @autoclosure () -> ImageManagerEvent, level: Logger.Level = .debug) {
+        guard isActive(at: level) else { return }
+        let event = event()
+        streams.send(event)
+        if let logger, logLevel <= level { Self.log(event, at: level, to: logger) }
+    }
+
+    /// Ends every stream, for a manager that goes away.
+    func finishAll() {
+        streams.finishAll()
+    }
+
+    // MARK: Log lines
+
+    /// One line per event, with structured metadata: URLs and keys with their credentials redacted, never a header.
+    private static func log(_ event: ImageManagerEvent, at level: Logger.Level, to logger: Logger) {
+        switch event {
+        case .loadStarted(let url, let key):
+            logger.log(level: level, "load started", metadata: ["url": redacted(url), "key": redacted(key)])
+        case .cacheHit(let url, let key, let cacheType):
+            logger.log(level: level, "cache hit", metadata: ["url": redacted(url), "key": redacted(key), "cache_type": "\(cacheType)"])
+        case .cacheMiss(let url, let key):
+            logger.log(level: level, "cache miss", metadata: ["url": redacted(url), "key": redacted(key)])
+        case .downloadStarted(let url):
+            logger.log(level: level, "download started", metadata: ["url": redacted(url)])
+        case .downloadFinished(let url, let metrics, let error):
+            var metadata: Logger.Metadata = ["url": redacted(url)]
+            if let metrics {
+                metadata["duration_ms"] = milliseconds(metrics.total)
+                metadata["bytes"] = "\(metrics.bytesReceived)"
+            }
+            if let error { metadata["error_code"] = "\(error.code)" }
+            logger.log(level: level, error == nil ? "download finished" : "download failed", metadata: metadata)
+        case .decoded(let url, let pixelSize, let duration):
+            logger.log(level: level, "decoded", metadata: [
+                "url": redacted(url), "pixels": "\(pixelSize.width)x\(pixelSize.height)", "duration_ms": milliseconds(duration),
+            ])
+        case .stored(let url, let key, let cacheType):
+            logger.log(level: level, "stored", metadata: ["url": redacted(url), "key": redacted(key), "cache_type": "\(cacheType)"])
+        case .storeFailed(let failure):
+            logger.log(level: level, "store failed", metadata: [
+                "url": redacted(failure.url), "key": redacted(failure.key), "cache_type": "\(failure.cacheType)",
+                "error_code": "\(failure.error.code)", "error": "\(failure.error.message)",
+            ])
+        case .loadFinished(let report):
+            var metadata: Logger.Metadata = ["url": redacted(report.url), "key": redacted(report.key)]
+            if let metrics = report.metrics { metadata["duration_ms"] = milliseconds(metrics.total) }
+            switch report.result {
+            case .success(let cacheType):
+                metadata["cache_type"] = "\(cacheType)"
+                logger.log(level: level, "load finished", metadata: metadata)
+            case .failure(let error):
+                metadata["error_code"] = "\(error.code)"
+                metadata["error"] = "\(error.message)"
+                logger.log(level: level, "load failed", metadata: metadata)
+            }
+        }
+    }
+
+    private static func redacted(_ url: URL) -> Logger.MetadataValue {
+        .string(CredentialRedaction.redacting(url))
+    }
+
+    private static func redacted(_ key: String) -> Logger.MetadataValue {
+        .string(CredentialRedaction.redacting(key))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Logger.MetadataValue {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        return .string(String(format: "%.3f", value))
+    }
+}
