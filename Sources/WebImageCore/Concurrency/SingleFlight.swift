@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Work keyed by `Key` that runs once for all the callers that want it at the same time: a disk read and its
 /// decode, a transform, a fetch and its decode, a transfer. The package's one coalescer.
 ///
@@ -51,6 +53,9 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
     fileprivate final class Entry: Sendable {
         let key: Key
         let work: Work
+        /// How many members listen, changed under the lock and read without it, so that an update costs no lock
+        /// when none listens (a transfer reports each chunk).
+        let listeners = Atomic<Int>(0)
 
         init(key: Key, work: Work) {
             self.key = key
@@ -87,9 +92,11 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
         /// Hands `update` to every member in the flight that listens, in the order they joined; does nothing
         /// once the flight has ended.
         package func update(_ update: Update) {
+            guard entry.listeners.load(ordering: .relaxed) > 0 else { return }
             let listeners = owner.state.withLock { state -> Members<Listener> in
-                guard let index = state.index(of: entry), state.flights.values[index].listeners > 0 else { return .none }
-                return state.flights.values[index].members.compactMap(\.member.listen)
+                guard let index = state.index(of: entry) else { return .none }
+                // A closure, not a key path: in generic code a key path is made at run time, on every call.
+                return state.flights.values[index].members.compactMap { $0.member.listen }
             }
             listeners.forEach { $0(update) }
         }
@@ -122,8 +129,6 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
     private struct Running {
         let entry: Entry
         var members: Members<Joined>
-        /// Members with a listener, so that an update costs nothing when none listens.
-        var listeners: Int
         var onCancel: (@Sendable () -> Void)?
     }
 
@@ -161,14 +166,16 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
     ) -> Ticket {
         let ticket = state.withLock { state -> Ticket in
             let id = state.makeID()
-            let listens = member.listen != nil ? 1 : 0
+            let listens = member.listen != nil
             if let index = state.flights.index(forKey: key) {
                 state.flights.values[index].members.append(Joined(id: id, member: member))
-                state.flights.values[index].listeners += listens
-                return Ticket(entry: state.flights.values[index].entry, member: id, started: false)
+                let entry = state.flights.values[index].entry
+                if listens { entry.listeners.add(1, ordering: .relaxed) }
+                return Ticket(entry: entry, member: id, started: false)
             }
             let entry = Entry(key: key, work: make())
-            state.flights[key] = Running(entry: entry, members: .one(Joined(id: id, member: member)), listeners: listens)
+            if listens { entry.listeners.store(1, ordering: .relaxed) }
+            state.flights[key] = Running(entry: entry, members: .one(Joined(id: id, member: member)))
             return Ticket(entry: entry, member: id, started: true)
         }
         if ticket.started { start(Flight(owner: self, entry: ticket.entry)) }
@@ -182,7 +189,7 @@ package final class SingleFlight<Key: Hashable & Sendable, Work: Sendable, Updat
             guard let index = state.index(of: ticket.entry),
                   let left = state.flights.values[index].members.remove(where: { $0.id == ticket.member })
             else { return nil }
-            if left.member.listen != nil { state.flights.values[index].listeners -= 1 }
+            if left.member.listen != nil { ticket.entry.listeners.subtract(1, ordering: .relaxed) }
             guard state.flights.values[index].members.isEmpty else { return nil }
             return state.flights.remove(at: index).value.onCancel
         }

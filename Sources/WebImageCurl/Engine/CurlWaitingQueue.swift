@@ -112,7 +112,7 @@ struct CurlWaitingQueue<Element> {
         var all: [Element] = []
         for key in Array(lines.keys) {
             for priority in CurlRequest.Priority.allCases {
-                all += lines[key, default: Line()].lanes[priority.rawValue].removeAll().map(\.element)
+                all += lines[key, default: Line()].lanes[priority.rawValue].removeAll().map { $0.element }
             }
             lines[key, default: Line()].waiting = 0
             lineChanged(key)
