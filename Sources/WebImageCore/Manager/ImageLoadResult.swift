@@ -28,12 +28,9 @@ public struct ImageLoadResult: Sendable {
     /// The bytes the image was decoded from; nil for thumbnails and transformed images, and for memory hits
     /// unless `queryMemoryData` was asked for.
     public var data: Data? {
-        get { dataBox?.data }
-        set { dataBox = newValue.map(DataBox.init) }
+        get { extras?.data }
+        set { change { $0.data = newValue } }
     }
-    /// ``data`` in a box of its own: a result without data (every memory hit) is then copied and destroyed with
-    /// reference counting alone, with no call into `Data`'s representation for its missing bytes.
-    private var dataBox: DataBox?
     /// The tier that held the image; `.none` for an image that was loaded.
     public var cacheType: ImageCacheType
     /// The URL asked for.
@@ -45,31 +42,36 @@ public struct ImageLoadResult: Sendable {
     /// succeeded. Always nil for a load that did not wait for its stores: ``ImageManager/events(bufferingNewest:)``
     /// reports those failures.
     public var storeError: WebImageError? {
-        get { storeErrorBox?.error }
-        set { storeErrorBox = newValue.map(StoreErrorBox.init) }
+        get { extras?.storeError }
+        set { change { $0.storeError = newValue } }
     }
-    /// ``storeError`` in a box of its own, for the reason ``dataBox`` is: a result without one stays a few
-    /// references.
-    private var storeErrorBox: StoreErrorBox?
     /// Where the load's time went, step by step; nil for a memory hit completed during the call, and for partial
     /// and refreshing results.
     public var metrics: ImageLoadMetrics? {
-        get { metricsBox?.metrics }
-        set { metricsBox = newValue.map(MetricsBox.init) }
+        get { extras?.metrics }
+        set { change { $0.metrics = newValue } }
     }
-    /// ``metrics`` in a box of its own, for the reason ``dataBox`` is.
-    private var metricsBox: MetricsBox?
+    /// ``data``, ``storeError`` and ``metrics`` in one immutable box of their own: a result without any (every
+    /// memory hit) is then copied and destroyed with two references and one empty one, with no call into `Data`'s
+    /// representation for its missing bytes.
+    private var extras: Extras?
+
+    /// Replaces ``extras`` with a changed copy, or with nothing when nothing is left in it.
+    private mutating func change(_ edit: (inout Extras.Fields) -> Void) {
+        var fields = extras?.fields ?? Extras.Fields()
+        edit(&fields)
+        extras = fields.isEmpty ? nil : Extras(fields)
+    }
 
     /// A result, for loaders and caches of one's own and for tests.
     public init(
         image: Image, data: Data?, cacheType: ImageCacheType, url: URL, outcome: Outcome, storeError: WebImageError? = nil
     ) {
         self.image = image
-        dataBox = data.map(DataBox.init)
         self.cacheType = cacheType
         self.url = url
         self.outcome = outcome
-        storeErrorBox = storeError.map(StoreErrorBox.init)
+        if data != nil || storeError != nil { extras = Extras(Extras.Fields(data: data, storeError: storeError)) }
     }
 
     /// The result of a memory hit: the image as the memory tier holds it, without data.
@@ -86,29 +88,23 @@ public struct ImageLoadResult: Sendable {
 /// results. Results never overlap and none comes after the final one.
 public typealias ImageLoadResultHandler = @Sendable (Result<ImageLoadResult, WebImageError>) -> Void
 
-/// The bytes of an ``ImageLoadResult``, immutable.
-private final class DataBox: Sendable {
-    let data: Data
+/// The rarely set parts of an ``ImageLoadResult``, immutable.
+private final class Extras: Sendable {
+    struct Fields: Sendable {
+        var data: Data?
+        var storeError: WebImageError?
+        var metrics: ImageLoadMetrics?
 
-    init(_ data: Data) {
-        self.data = data
+        var isEmpty: Bool { data == nil && storeError == nil && metrics == nil }
     }
-}
 
-/// The store error of an ``ImageLoadResult``, immutable.
-private final class StoreErrorBox: Sendable {
-    let error: WebImageError
+    let fields: Fields
 
-    init(_ error: WebImageError) {
-        self.error = error
+    init(_ fields: Fields) {
+        self.fields = fields
     }
-}
 
-/// The metrics of an ``ImageLoadResult``, immutable.
-private final class MetricsBox: Sendable {
-    let metrics: ImageLoadMetrics
-
-    init(_ metrics: ImageLoadMetrics) {
-        self.metrics = metrics
-    }
+    var data: Data? { fields.data }
+    var storeError: WebImageError? { fields.storeError }
+    var metrics: ImageLoadMetrics? { fields.metrics }
 }
