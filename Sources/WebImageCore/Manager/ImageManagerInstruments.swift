@@ -12,17 +12,21 @@ import Logging
 final class ImageManagerInstruments: Sendable {
     let streams = ImageManagerEventStreams()
     private let logger: Logger?
-    /// The logger's level, read once.
-    private let logLevel: Logger.Level
+    /// Whether the logger writes debug lines, and warnings: read once, and kept as flags so that asking costs no
+    /// copy of the logger.
+    private let logsDebug: Bool
+    private let logsWarnings: Bool
 
     init(logger: Logger?) {
         self.logger = logger
-        logLevel = logger?.logLevel ?? .critical
+        logsDebug = logger.map { $0.logLevel <= .debug } ?? false
+        logsWarnings = logger.map { $0.logLevel <= .warning } ?? false
     }
 
-    /// Whether an event of `level` goes anywhere: a stream is open, or the logger writes that level.
+    /// Whether an event of `level` (`.debug` or `.warning`, the two the manager uses) goes anywhere: a stream is
+    /// open, or the logger writes that level.
     func isActive(at level: Logger.Level = .debug) -> Bool {
-        (logger != nil && logLevel <= level) || streams.isActive
+        (level == .debug ? logsDebug : logsWarnings) || streams.isActive
     }
 
     /// Sends the event to the open streams and logs it at `level`; makes it only when something listens.
@@ -30,7 +34,7 @@ final class ImageManagerInstruments: Sendable {
         guard isActive(at: level) else { return }
         let event = event()
         streams.send(event)
-        if let logger, logLevel <= level { Self.log(event, at: level, to: logger) }
+        if level == .debug ? logsDebug : logsWarnings, let logger { Self.log(event, at: level, to: logger) }
     }
 
     /// Ends every stream, for a manager that goes away.
