@@ -53,8 +53,16 @@ import WebImageTestSupport
         cache.preload(solidImage(width: 3), forKey: url.absoluteString)
         let loader = ScriptedLoader()
         let manager = ImageManager(cache: cache, loader: loader)
-        let operation = manager.loadImage(url: url, options: option) { _ in }
-        #expect(!operation.isFinished, "not completed from memory during the call")
+        // The pipeline's query answers from another thread, maybe before this call returns: what must not happen
+        // is a completion on this thread during the call, as a memory hit's.
+        let caller = pthread_self()
+        let inCall = Locked(true)
+        let completedDuringCall = Locked(false)
+        let operation = manager.loadImage(url: url, options: option) { _ in
+            if pthread_equal(pthread_self(), caller) != 0, inCall.withLock({ $0 }) { completedDuringCall.withLock { $0 = true } }
+        }
+        inCall.withLock { $0 = false }
+        #expect(!completedDuringCall.withLock { $0 }, "not completed from memory during the call")
         #expect(cache.counts.memoryLookups == 0)
         operation.cancel()
     }

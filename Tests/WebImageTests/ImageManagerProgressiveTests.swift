@@ -123,7 +123,9 @@ import WebImageCore
             let transformer = PaintTransformer()
             var context = ImageContext()
             context.imageTransformer = transformer
-            let url = server.url("/trickle/jpeg/photo-progressive.jpg?parts=16&interval_ms=25&length=1")
+            // 16 parts 60 ms apart: a partial decode has room to finish before the whole image comes, even under
+            // the thread sanitizer.
+            let url = server.url("/trickle/jpeg/photo-progressive.jpg?parts=16&interval_ms=60&length=1")
             let results = await harness.results(url, options: .progressiveLoad, context: context)
             let (partials, final) = try split(results)
             #expect(!partials.isEmpty)
