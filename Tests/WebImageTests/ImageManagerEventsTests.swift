@@ -85,7 +85,8 @@ import WebImageTestSupport
             let loaded = try await harness.manager.loadImage(url: server.url(photo))
             #expect(loaded.metrics?.load != nil)
 
-            let gated = server.url("/drip?bytes=4096&chunks=4&interval_ms=2000")
+            // A body that never ends: only the cancel can finish this load, however slow the machine.
+            let gated = server.url("/stall?after=1024")
             let operation = harness.manager.loadImage(url: gated) { _ in }
             #expect(await eventually { log.names.contains("downloadStarted") && log.names.filter { $0 == "downloadStarted" }.count == 2 })
             operation.cancel()
