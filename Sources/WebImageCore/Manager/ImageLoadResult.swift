@@ -76,7 +76,16 @@ public struct ImageLoadResult: Sendable {
 
     /// The result of a memory hit: the image as the memory tier holds it, without data.
     static func memoryHit(_ image: Image, url: URL) -> ImageLoadResult {
-        ImageLoadResult(image: image, data: nil, cacheType: .memory, url: url, outcome: .cached)
+        ImageLoadResult(memoryHit: image, url: url)
+    }
+
+    /// A memory hit, made field by field: nothing optional to test, nothing extra to box.
+    private init(memoryHit image: Image, url: URL) {
+        self.image = image
+        cacheType = .memory
+        self.url = url
+        outcome = .cached
+        extras = nil
     }
 
     /// Whether this is the operation's last result: false for ``Outcome/refreshing`` and ``Outcome/partial``.

@@ -184,6 +184,7 @@ extension ImageManager {
     /// Whether the options and the failed list let a load complete from memory during its call: no option asks
     /// for more than the memory tier gives, and the URL is not on the failed list unless `retryFailed` says to
     /// try it anyway.
+    @inline(__always)
     private func memoryHitAllowed(_ url: URL, options: ImageOptions) -> Bool {
         options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
             && (options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil)

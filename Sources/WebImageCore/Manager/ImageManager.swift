@@ -266,6 +266,7 @@ public final class ImageManager: Sendable {
 
     /// The settable properties as they are now, or nil when none is set: what a memory hit reads, without taking
     /// the lock or a reference when nothing is set.
+    @inline(__always)
     var settingsIfAny: Settings? {
         guard hasSettings.load(ordering: .acquiring) else { return nil }
         return settings.withLock { $0 }

@@ -25,6 +25,7 @@ final class ImageManagerInstruments: Sendable {
 
     /// Whether an event of `level` (`.debug` or `.warning`, the two the manager uses) goes anywhere: a stream is
     /// open, or the logger writes that level.
+    @inline(__always)
     func isActive(at level: Logger.Level = .debug) -> Bool {
         (level == .debug ? logsDebug : logsWarnings) || streams.isActive
     }
