@@ -74,6 +74,12 @@ import WebImageTestSupport
             #expect(firstSink.errorCode == nil, "\(String(describing: firstSink.result))")
             #expect(secondSink.errorCode == nil, "\(String(describing: secondSink.result))")
             #expect(server.openConnectionCount <= 1)
+            // The second's wait for the connection is its queue time, kept apart from curl's own times.
+            let firstMetrics = try #require(try firstSink.result?.get().metrics)
+            let secondMetrics = try #require(try secondSink.result?.get().metrics)
+            #expect(secondMetrics.queued > .seconds(1), "\(secondMetrics)")
+            #expect(firstMetrics.queued < secondMetrics.queued)
+            #expect(secondMetrics.total < secondMetrics.queued, "curl's clock starts when the transfer does")
         }
     }
 

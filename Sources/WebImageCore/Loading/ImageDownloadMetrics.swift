@@ -17,6 +17,10 @@ public struct ImageDownloadMetrics: Sendable, Hashable {
     public var httpVersion: String?
     /// Whether the transfer reused a connection that was already open.
     public var reusedConnection: Bool
+    /// Time the transfer waited in the downloader's queue, for a free slot and for its host's connections, before
+    /// it started; not part of ``total`` or the other times, which count from the start. The downloader's
+    /// timeouts do not run while a transfer waits.
+    public var queued: Duration
 
     public init(
         nameLookup: Duration,
@@ -26,7 +30,8 @@ public struct ImageDownloadMetrics: Sendable, Hashable {
         total: Duration,
         bytesReceived: Int64,
         httpVersion: String?,
-        reusedConnection: Bool
+        reusedConnection: Bool,
+        queued: Duration = .zero
     ) {
         self.nameLookup = nameLookup
         self.connect = connect
@@ -36,5 +41,6 @@ public struct ImageDownloadMetrics: Sendable, Hashable {
         self.bytesReceived = bytesReceived
         self.httpVersion = httpVersion
         self.reusedConnection = reusedConnection
+        self.queued = queued
     }
 }

@@ -61,6 +61,7 @@ final class ImageManagerInstruments: Sendable {
             if let metrics {
                 metadata["duration_ms"] = milliseconds(metrics.total)
                 metadata["bytes"] = "\(metrics.bytesReceived)"
+                metadata["queued_ms"] = milliseconds(metrics.queued)
             }
             if let error { metadata["error_code"] = "\(error.code)" }
             logger.log(level: level, error == nil ? "download finished" : "download failed", metadata: metadata)

@@ -10,11 +10,14 @@ final class CurlSubmission: Sendable {
     let sink: any CurlTransferSink
     /// Worked out on the calling thread, so that the curl thread parses no URL.
     let connectionKey: CurlConnectionKey
+    /// When the transfer was handed to the engine: its time in the waiting queue runs from here.
+    let submitted: CurlInstant
 
     init(id: CurlTransferID, request: CurlRequest, sink: any CurlTransferSink, connectionKey: CurlConnectionKey) {
         self.id = id
         self.request = request
         self.sink = sink
         self.connectionKey = connectionKey
+        submitted = .now
     }
 }

@@ -21,6 +21,9 @@ final class CurlTransfer {
     /// The request headers, alive as long as the handle.
     var headerList: CurlHeaderList?
 
+    /// Nanoseconds the transfer waited in the engine's queue for a slot and its host's connections, before curl
+    /// had it.
+    let queued: Int64
     /// The body received so far.
     var body = CurlBodyBuffer()
     /// The current response's headers; reset at each new status line (redirects, 100 Continue).
@@ -74,6 +77,7 @@ final class CurlTransfer {
         request = submission.request
         sink = submission.sink
         connectionKey = submission.connectionKey
+        queued = CurlInstant.now - submission.submitted
         self.easy = easy
         self.counters = counters
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -158,7 +162,8 @@ final class CurlTransfer {
             total: duration(CURLINFO_TOTAL_TIME_T),
             bytesReceived: Int64(bytes),
             httpVersion: versionName,
-            reusedConnection: versionName != nil && connects == 0
+            reusedConnection: versionName != nil && connects == 0,
+            queued: .nanoseconds(max(0, queued))
         )
     }
 

@@ -20,11 +20,13 @@ package struct CurlTransferMetrics: Sendable, Hashable {
     package var httpVersion: String?
     /// Whether the transfer used a connection an earlier transfer had opened.
     package var reusedConnection: Bool
+    /// The time in the engine's waiting queue, before curl had the transfer: not part of the times above.
+    package var queued: Duration
 
     package init(
         nameLookup: Duration = .zero, connect: Duration = .zero, tlsHandshake: Duration = .zero,
         firstByte: Duration = .zero, total: Duration = .zero, bytesReceived: Int64 = 0,
-        httpVersion: String? = nil, reusedConnection: Bool = false
+        httpVersion: String? = nil, reusedConnection: Bool = false, queued: Duration = .zero
     ) {
         self.nameLookup = nameLookup
         self.connect = connect
@@ -34,6 +36,7 @@ package struct CurlTransferMetrics: Sendable, Hashable {
         self.bytesReceived = bytesReceived
         self.httpVersion = httpVersion
         self.reusedConnection = reusedConnection
+        self.queued = queued
     }
 }
 
@@ -48,7 +51,8 @@ extension ImageDownloadMetrics {
             total: metrics.total,
             bytesReceived: metrics.bytesReceived,
             httpVersion: metrics.httpVersion,
-            reusedConnection: metrics.reusedConnection
+            reusedConnection: metrics.reusedConnection,
+            queued: metrics.queued
         )
     }
 }
