@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         // For the tests' loopback HTTP server only (HTTP/1.1, and HTTPS with HTTP/2).
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -67,7 +68,10 @@ let package = Package(
         // The core: image model, formats, errors, protocols, registry, pixel work. No C, no network.
         .target(
             name: "WebImageCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         // Coders over the C libraries.
@@ -135,7 +139,11 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             // The tool is a dependency so that its binary is built next to the tests, which run it.
-            dependencies: ["WebImage", "WebImageTestSupport", "webimage", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "WebImage", "WebImageTestSupport", "webimage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

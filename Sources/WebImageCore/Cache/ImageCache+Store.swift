@@ -36,6 +36,10 @@ extension ImageCache {
         }
         if let image, cacheType.includesMemory, config.shouldCacheImagesInMemory {
             memoryCache.setImage(image, forKey: key)
+            if let metrics {
+                let statistics = memoryCache.statistics
+                metrics.recordMemoryTier(bytes: statistics.totalCost, entries: statistics.count, evictions: statistics.evictions)
+            }
         }
         guard cacheType.includesDisk else {
             complete(.success(()), true)
@@ -50,8 +54,14 @@ extension ImageCache {
         let encodeOptions = context.encodeOptions ?? ImageEncodeOptions()
         executor.submit { [self] in
             let format = coder.encodingFormat(for: image)
+            let encoding = ContinuousClock.now
             do throws(WebImageError) {
-                write(try coder.encode(image, as: format, options: encodeOptions), forKey: key, complete: complete)
+                let data = try coder.encode(image, as: format, options: encodeOptions)
+                if let metrics {
+                    metrics.encodes.increment()
+                    metrics.recordEncode(ContinuousClock.now - encoding)
+                }
+                write(data, forKey: key, complete: complete)
             } catch {
                 complete(.failure(WebImageError(error.code, "encoding the image for key \(key) failed: \(error.message)")), false)
             }
@@ -59,9 +69,14 @@ extension ImageCache {
     }
 
     private func write(_ data: Data, forKey key: String, complete: @escaping @Sendable (Result<Void, WebImageError>, Bool) -> Void) {
-        diskCache.perform { store in
+        diskCache.perform { [metrics] store in
+            let writing = ContinuousClock.now
             do throws(WebImageError) {
                 try store.setData(data, forKey: key)
+                if let metrics {
+                    metrics.recordDiskWrite(ContinuousClock.now - writing)
+                    metrics.recordDiskTier(bytes: store.totalSize, entries: store.totalCount, evictions: store.evictions)
+                }
                 complete(.success(()), false)
             } catch {
                 complete(.failure(error), false)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CoreMetrics
 
 /// An image cache with a memory tier in front of a disk tier, as SDWebImage's `SDImageCache`.
 ///
@@ -36,6 +37,8 @@ public final class ImageCache: ImageCaching, Sendable {
     public let executor: BoundedExecutor
 
     let reads = SingleFlight<ReadKey, Void, Never, ImageCacheQueryResult>()
+    /// Where the cache's metrics go (``ImageMetrics``); nil when its factory records nothing.
+    let metrics: ImageMetricsRecorder?
 
     /// A cache in `<root>/<namespace>`.
     ///
@@ -45,12 +48,16 @@ public final class ImageCache: ImageCaching, Sendable {
     ///   - config: Limits and switches.
     ///   - coder: Decodes disk hits and encodes images stored without data; usually `ImageCoderRegistry.shared`.
     ///   - executor: Where decoding and encoding run.
+    ///   - metricsFactory: Where the cache reports its metrics (``ImageMetrics``): the size and entries of each
+    ///     tier, its evictions, its encodes and the encode and disk-write times. By default the metrics system's
+    ///     factory as it is now: nothing is recorded until the application bootstraps one before making the cache.
     public convenience init(
         namespace: String = "default",
         root: URL? = nil,
         config: ImageCacheConfig = ImageCacheConfig(),
         coder: any ImageCoding,
-        executor: BoundedExecutor = .decoding
+        executor: BoundedExecutor = .decoding,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
         self.init(
             memoryCache: MemoryCache(
@@ -61,23 +68,26 @@ public final class ImageCache: ImageCaching, Sendable {
             diskCache: DiskCache(namespace: namespace, root: root, configuration: config.disk),
             config: config,
             coder: coder,
-            executor: executor
+            executor: executor,
+            metricsFactory: metricsFactory
         )
     }
 
-    /// A cache over tiers made elsewhere.
+    /// A cache over tiers made elsewhere; see ``init(namespace:root:config:coder:executor:metricsFactory:)``.
     public init(
         memoryCache: MemoryCache,
         diskCache: DiskCache,
         config: ImageCacheConfig = ImageCacheConfig(),
         coder: any ImageCoding,
-        executor: BoundedExecutor = .decoding
+        executor: BoundedExecutor = .decoding,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
         self.memoryCache = memoryCache
         self.diskCache = diskCache
         self.config = config
         self.coder = coder
         self.executor = executor
+        metrics = ImageMetricsRecorder.make(metricsFactory)
     }
 
     // MARK: Synchronous look-ups

@@ -76,6 +76,9 @@ final class ImageLoadJob: Sendable {
                 instruments.send(.loadFinished(ImageLoadReport(url: url, key: keys.full, result: .failure(cancelled), metrics: finalMetrics())))
             }
         }
+        if let recorder = manager.metrics {
+            operation.onCancel { recorder.recordFailure(.cancelled) }
+        }
         if options.contains(.fromLoaderOnly) {
             loadIfAllowed()
         } else {
@@ -324,6 +327,7 @@ final class ImageLoadJob: Sendable {
                 switch outcome {
                 case .failure(let error):
                     if waits { firstFailure.withLock { if $0 == nil { $0 = error } } }
+                    manager.metrics?.recordStoreFailure(in: store.cacheType)
                     manager.instruments.send(
                         .storeFailed(ImageStoreFailure(url: url, key: store.key, cacheType: store.cacheType, error: error)), level: .warning
                     )
@@ -372,12 +376,35 @@ final class ImageLoadJob: Sendable {
             loaded.metrics = metrics
             result = .success(loaded)
         }
+        if let recorder = manager.metrics, !operation.isFinished { Self.record(result, metrics: metrics, to: recorder) }
         let instruments = manager.instruments
         if instruments.isActive(), !operation.isFinished {
             let outcome = result.map(\.cacheType)
             instruments.send(.loadFinished(ImageLoadReport(url: url, key: keys.full, result: outcome, metrics: metrics)))
         }
         operation.finish(result, duringCall: call.isCurrent)
+    }
+
+    /// Reports a final result to the manager's metrics: the load by source or the failure by code, the decode
+    /// (of the body, or of the disk data a disk hit read) and the stage times the downloader does not report.
+    private static func record(
+        _ result: Result<ImageLoadResult, WebImageError>, metrics: ImageLoadMetrics, to recorder: ImageMetricsRecorder
+    ) {
+        switch result {
+        case .success(let loaded):
+            recorder.recordImageLoad(from: loaded.cacheType)
+            if loaded.cacheType == .disk {
+                recorder.decodes.increment()
+                if let lookup = metrics.cacheLookup { recorder.recordDiskRead(lookup) }
+            }
+        case .failure(let error):
+            recorder.recordFailure(error.code)
+        }
+        if let decode = metrics.decode {
+            recorder.decodes.increment()
+            recorder.recordDecode(decode)
+        }
+        if let transform = metrics.transform { recorder.recordTransform(transform) }
     }
 
     /// The metrics so far, with the time since the load started.

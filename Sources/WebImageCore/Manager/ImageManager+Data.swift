@@ -85,13 +85,25 @@ extension ImageManager {
             return operation
         }
         if case .notApplicable = lookup, plan.readsCaches, let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
+            metrics?.recordDataLoad(from: .memory)
             latch.finish(.success(plan.result(hit, from: .memory)), duringCall: true)
             return operation
         }
-        let ticket = variants.join(plan.flightKey, receiver: { latch.finish($0) }) { [self] flight in
+        let ticket = variants.join(plan.flightKey, receiver: { [metrics] result in
+            if let metrics {
+                switch result {
+                case .success(let made): metrics.recordDataLoad(from: made.cacheType)
+                case .failure(let error): metrics.recordFailure(error.code)
+                }
+            }
+            latch.finish(result)
+        }) { [self] flight in
             makeVariant(plan, coder: coder, settings: settings, flight: flight)
         }
-        latch.onCancel { [variants] in variants.leave(ticket) }
+        latch.onCancel { [variants, metrics] in
+            variants.leave(ticket)
+            metrics?.recordFailure(.cancelled)
+        }
         return operation
     }
 
@@ -150,6 +162,7 @@ extension ImageManager {
             VariantPlan.keys(for: url, context: context, derivedImageQuality: derivedImageQuality).variant
         }
         guard let hit = encodedMemoryCache.encodedImage(forKey: key) else { return .miss }
+        metrics?.recordDataLoad(from: .memory)
         return .hit(ImageDataResult(
             data: hit.data, format: hit.format, pixelSize: hit.pixelSize, cacheType: .memory, url: url, key: key
         ))
@@ -163,7 +176,7 @@ extension ImageManager {
         plan.cache.diskData(forKey: plan.key) { [self] data in
             guard flight.isWanted else { return }
             if let data, let found = plan.describe(data, coder: coder) {
-                encodedMemoryCache.setEncodedImage(found, forKey: plan.key)
+                keepEncoded(found, forKey: plan.key)
                 flight.finish(.success(plan.result(found, from: .disk)))
             } else {
                 produce(plan, coder: coder, settings: settings, flight: flight)
@@ -185,7 +198,7 @@ extension ImageManager {
                     flight.finish(.failure(WebImageError(.badImageData, "the bytes of \(plan.url.absoluteString) are not an image")))
                     return
                 }
-                encodedMemoryCache.setEncodedImage(found, forKey: plan.key)
+                keepEncoded(found, forKey: plan.key)
                 var result = plan.result(found, from: .none)
                 result.storeError = stored.storeError
                 flight.finish(.success(result))
@@ -212,13 +225,18 @@ extension ImageManager {
                 executor.submit { [self] in
                     guard flight.isWanted else { return }
                     let made: EncodedImage
+                    let encoding = ContinuousClock.now
                     do throws(WebImageError) {
                         made = try plan.encode(loaded, coder: coder)
+                        if let metrics {
+                            metrics.encodes.increment()
+                            metrics.recordEncode(ContinuousClock.now - encoding)
+                        }
                     } catch {
                         flight.finish(.failure(WebImageError(error.code, "encoding the variant \(plan.key) failed: \(error.message)")))
                         return
                     }
-                    encodedMemoryCache.setEncodedImage(made, forKey: plan.key)
+                    keepEncoded(made, forKey: plan.key)
                     store(made, plan: plan) { storeError in
                         var result = plan.result(made, from: .none)
                         result.storeError = storeError
@@ -230,6 +248,14 @@ extension ImageManager {
         flight.onCancel { load.cancel() }
     }
 
+    /// Puts `encoded` in the encoded memory tier, and reports the tier's size to the metrics.
+    private func keepEncoded(_ encoded: EncodedImage, forKey key: String) {
+        encodedMemoryCache.setEncodedImage(encoded, forKey: key)
+        guard let metrics else { return }
+        let statistics = encodedMemoryCache.statistics
+        metrics.recordEncodedMemoryTier(bytes: statistics.totalBytes, entries: statistics.count, evictions: statistics.evictions)
+    }
+
     /// Writes a variant made here to disk under its key; completes at once, or once written with
     /// `waitStoreCache`. A failed write is reported as an event, and with `waitStoreCache` on the result.
     private func store(_ made: EncodedImage, plan: VariantPlan, completion: @escaping @Sendable (WebImageError?) -> Void) {
@@ -239,6 +265,7 @@ extension ImageManager {
             var failure: WebImageError?
             if case .failure(let error) = outcome {
                 failure = error
+                metrics?.recordStoreFailure(in: .disk)
                 instruments.send(.storeFailed(ImageStoreFailure(url: plan.url, key: plan.key, cacheType: .disk, error: error)), level: .warning)
             }
             if waits { completion(failure) }

@@ -138,11 +138,14 @@ extension ImageManager {
         guard memoryHitAllowed(url, options: options), !instruments.isActive() else { return nil }
         let key = url.absoluteString
         guard !key.isEmpty else { return nil }
-        return cache.memoryImage(forKey: key, options: options, framesOnDemand: false)
+        let image = cache.memoryImage(forKey: key, options: options, framesOnDemand: false)
+        if image != nil, let metrics { metrics.recordMemoryHit() }
+        return image
     }
 
     /// The one memory hit: the image the memory tier gives a load of `url` during its call, for the caller to
-    /// deliver as a memory hit (the result is made there, once, in place). The callback forms, the async forms
+    /// deliver as a memory hit (the result is made there, once, in place); counted as a memory load in the
+    /// manager's metrics. The callback forms, the async forms
     /// and the view binding all ask here first; nil sends the load down the whole pipeline, which answers the same
     /// for a hit.
     ///
@@ -178,7 +181,9 @@ extension ImageManager {
         // The memory tier reads it only with `matchAnimatedImageClass`.
         let framesOnDemand = options.contains(.matchAnimatedImageClass)
             && (context.framesOnDemand ?? context.decodeOptions?.framesOnDemand ?? false)
-        return (context.imageCache ?? cache).memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
+        let image = (context.imageCache ?? cache).memoryImage(forKey: key, options: options, framesOnDemand: framesOnDemand)
+        if image != nil, let metrics { metrics.recordMemoryHit() }
+        return image
     }
 
     /// Whether the options and the failed list let a load complete from memory during its call: no option asks

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CoreMetrics
 import Logging
 import Synchronization
 
@@ -52,6 +53,8 @@ public final class ImageManager: Sendable {
     let variantKeys = VariantKeys()
     /// The streams of ``events(bufferingNewest:)`` and the logger.
     let instruments: ImageManagerInstruments
+    /// Where the manager's metrics go (``ImageMetrics``); nil when its factory records nothing.
+    let metrics: ImageMetricsRecorder?
     private let settings = Locked(Settings.none)
     private let running = Locked<[ObjectIdentifier: ImageLoadOperation]>([:])
 
@@ -131,6 +134,10 @@ public final class ImageManager: Sendable {
     ///     warning for a failed store, with the URL and key (credentials redacted), the cache tier, the error code
     ///     and durations as metadata, never a header. Nil, the default, logs nothing, as a library should until
     ///     its user says where its lines go. The logger's level is read once, here.
+    ///   - metricsFactory: Where the manager reports its metrics (``ImageMetrics``): loads by source, failures by
+    ///     code, decodes, encodes, failed stores, the decode, transform, encode and disk-read times, and the
+    ///     encoded memory tier's size. By default the metrics system's factory as it is now: nothing is recorded
+    ///     until the application bootstraps one before making the manager.
     public init(
         cache: any ImageCaching,
         loader: any ImageLoading,
@@ -140,7 +147,8 @@ public final class ImageManager: Sendable {
         coder: (any ImageCoding)? = nil,
         derivedImageQuality: Double = ImageManager.defaultDerivedImageQuality,
         encodedMemoryCache: EncodedMemoryCache = EncodedMemoryCache(),
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
         self.cache = cache
         self.loader = loader
@@ -150,6 +158,7 @@ public final class ImageManager: Sendable {
         self.encodedMemoryCache = encodedMemoryCache
         failedURLList = FailedURLList(lifetime: failedURLLifetime, now: now)
         instruments = ImageManagerInstruments(logger: logger)
+        metrics = ImageMetricsRecorder.make(metricsFactory)
     }
 
     /// The quality thumbnails and transformed images are encoded at by default: 0.85 (see ``derivedImageQuality``).

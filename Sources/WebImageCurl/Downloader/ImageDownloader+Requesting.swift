@@ -147,12 +147,14 @@ extension ImageDownloader {
                 config: config,
                 owner: self,
                 priority: priority,
-                isProgressive: caller.wantsBody
+                isProgressive: caller.wantsBody,
+                metrics: metrics
             )
-        } start: { flight in
+        } start: { [metrics] flight in
             let download = flight.work
             download.attach(flight)
             flight.onCancel { download.abandon() }
+            metrics?.transfersInFlight.increment()
             download.started(engine.start(curlRequest(for: request, options: options, priority: priority), sink: download))
         }
         if !ticket.started { ticket.work.raise(to: priority) }

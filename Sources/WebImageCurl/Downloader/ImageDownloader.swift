@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CoreMetrics
 import WebImageCore
 
 /// Downloads image bytes over HTTP and HTTPS with libcurl, as SDWebImage's `SDWebImageDownloader`, with one
@@ -44,6 +45,8 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
     let heldBodies = HeldBodies()
 
     private let engine: Result<CurlEngine, WebImageError>
+    /// Where the downloader's metrics go (``WebImageCore/ImageMetrics``); nil when its factory records nothing.
+    let metrics: ImageMetricsRecorder?
 
     /// What the engine holds now (threads, curl handles, transfer contexts), for tests that prove nothing is left;
     /// nil when the engine could not start.
@@ -59,8 +62,18 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
     ///   - config: Limits, timeouts, headers and checks; copied.
     ///   - coder: Decodes response bodies for image callers; usually `ImageCoderRegistry.shared`.
     ///   - executor: Where response modifiers, decryptors and decoding run.
-    public init(config: ImageDownloaderConfig = ImageDownloaderConfig(), coder: any ImageCoding, executor: BoundedExecutor = .decoding) {
+    ///   - metricsFactory: Where the downloader reports its metrics (``WebImageCore/ImageMetrics``): transfers in
+    ///     flight, bytes downloaded, and each transfer's queue and download times. By default the metrics system's
+    ///     factory as it is now: nothing is recorded until the application bootstraps one before making the
+    ///     downloader.
+    public init(
+        config: ImageDownloaderConfig = ImageDownloaderConfig(),
+        coder: any ImageCoding,
+        executor: BoundedExecutor = .decoding,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.config = config
+        metrics = ImageMetricsRecorder.make(metricsFactory)
         self.executor = executor
         decodes = SharedDecodes(coder: coder, executor: executor, progressiveInterval: config.progressiveDecodeInterval)
         identityDefaults = (config.httpHeaders, DownloadIdentity.normalized(config.httpHeaders))

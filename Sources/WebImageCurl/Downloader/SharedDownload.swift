@@ -58,6 +58,8 @@ final class SharedDownload: CurlTransferSink {
     /// The downloader, through which the transfer is cancelled or raised in the engine. Weak: a download does not
     /// keep its downloader alive, and once the downloader is gone its engine has completed every transfer.
     private weak let owner: ImageDownloader?
+    /// The downloader's metrics: the transfer is in flight from its start until it completes.
+    private let metrics: ImageMetricsRecorder?
 
     init(
         identity: DownloadIdentity,
@@ -66,8 +68,10 @@ final class SharedDownload: CurlTransferSink {
         config: ImageDownloaderConfig,
         owner: ImageDownloader,
         priority: CurlRequest.Priority,
-        isProgressive: Bool
+        isProgressive: Bool,
+        metrics: ImageMetricsRecorder?
     ) {
+        self.metrics = metrics
         self.identity = identity
         self.url = url
         self.isConditional = isConditional
@@ -129,6 +133,7 @@ final class SharedDownload: CurlTransferSink {
 
     func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
         let flight = state.withLock { $0.lifecycle.complete() }
+        if let metrics { Self.record(result, to: metrics) }
         let batch = CurlThreadDeliveries(batch: deliveries)
         switch result {
         case .failure(let error):
@@ -150,6 +155,16 @@ final class SharedDownload: CurlTransferSink {
             )
             flight?.finish(End(download: self, body: .success(body), checked: checked(body), deliveries: batch))
         }
+    }
+
+    /// Reports a finished transfer: no longer in flight, and when it succeeded its bytes and its queue and
+    /// download times.
+    private static func record(_ result: Result<CurlTransferResult, WebImageError>, to metrics: ImageMetricsRecorder) {
+        metrics.transfersInFlight.decrement()
+        guard case .success(let transfer) = result else { return }
+        metrics.downloadedBytes.increment(by: transfer.body.count)
+        metrics.recordQueueWait(transfer.metrics.queued)
+        metrics.recordDownload(transfer.metrics.total)
     }
 
     /// The response checks and the empty-body check, which every caller without a response modifier or

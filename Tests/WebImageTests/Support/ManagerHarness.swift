@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import Testing
@@ -15,12 +16,13 @@ final class ManagerHarness: Sendable {
 
     init(
         loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600),
-        downloaderConfig: ImageDownloaderConfig = ImageDownloaderConfig(), logger: Logger? = nil
+        downloaderConfig: ImageDownloaderConfig = ImageDownloaderConfig(), logger: Logger? = nil,
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("manager-\(UUID().uuidString)")
         let registry = ImageCoderRegistry.makeDefault()
-        cache = ImageCache(namespace: "manager", root: directory, coder: registry)
-        downloader = ImageDownloader(config: downloaderConfig, coder: registry)
+        cache = ImageCache(namespace: "manager", root: directory, coder: registry, metricsFactory: metricsFactory)
+        downloader = ImageDownloader(config: downloaderConfig, coder: registry, metricsFactory: metricsFactory)
         clock = TestClock()
         let clock = clock
         manager = ImageManager(
@@ -29,7 +31,8 @@ final class ManagerHarness: Sendable {
             failedURLLifetime: failedURLLifetime,
             now: { clock.now },
             coder: registry,
-            logger: logger
+            logger: logger,
+            metricsFactory: metricsFactory
         )
     }
 

@@ -44,6 +44,7 @@ extension DiskCacheStore {
             for name in index.names(expiringAtOrBefore: expiration) {
                 do throws(DiskFileError) {
                     try removeEntryFile(name)
+                    evictions += 1
                 } catch {
                     firstFailure = firstFailure ?? error
                 }
@@ -75,7 +76,7 @@ extension DiskCacheStore {
         let target = limit / 2
         if let entry = index[name], entry.size >= target {
             // It cannot be kept below the target: drop it rather than everything else.
-            try? removeEntryFile(name)
+            if (try? removeEntryFile(name)) != nil { evictions += 1 }
             guard ledger.value > limit else { return }
             trim(toBelow: target, protecting: nil)
         } else {
@@ -95,6 +96,7 @@ extension DiskCacheStore {
             if name == protected { continue }
             do throws(DiskFileError) {
                 try removeEntryFile(name)
+                evictions += 1
             } catch {
                 firstFailure = firstFailure ?? error
             }

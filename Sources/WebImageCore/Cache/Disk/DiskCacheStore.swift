@@ -313,6 +313,9 @@ package final class DiskCacheStore {
     /// The number of entries, from the index.
     package var totalCount: Int { index.count }
 
+    /// The entries this store has removed for the age or size limit since it was made.
+    package internal(set) var evictions = 0
+
     /// Count, size, access range and limits, from the index.
     package func statistics() -> DiskCache.Statistics {
         let range = index.accessRange
