@@ -83,7 +83,11 @@ let package = Package(
         // The downloader: libcurl's multi interface on its own thread.
         .target(
             name: "WebImageCurl",
-            dependencies: ["WebImageCore", "CCurl"],
+            dependencies: [
+                "WebImageCore", "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         // The umbrella module.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 
 extension ImageCache {
     /// Stores `image` and its encoded `data` under `key` in the tiers `cacheType` names.
@@ -63,22 +64,40 @@ extension ImageCache {
                 }
                 write(data, forKey: key, complete: complete)
             } catch {
+                warningLog?.warning("encoding for the disk failed", metadata: [
+                    "key": LogMetadata.key(key), "error_code": "\(error.code)", "error": "\(CredentialRedaction.redacting(error.message))",
+                ])
                 complete(.failure(WebImageError(error.code, "encoding the image for key \(key) failed: \(error.message)")), false)
             }
         }
     }
 
     private func write(_ data: Data, forKey key: String, complete: @escaping @Sendable (Result<Void, WebImageError>, Bool) -> Void) {
-        diskCache.perform { [metrics] store in
+        diskCache.perform { [metrics, debugLog, warningLog] store in
             let writing = ContinuousClock.now
+            let evictedBefore = store.evictions
             do throws(WebImageError) {
                 try store.setData(data, forKey: key)
                 if let metrics {
                     metrics.recordDiskWrite(ContinuousClock.now - writing)
                     metrics.recordDiskTier(bytes: store.totalSize, entries: store.totalCount, evictions: store.evictions)
                 }
+                if let debugLog {
+                    debugLog.debug("stored on disk", metadata: [
+                        "key": LogMetadata.key(key), "bytes": "\(data.count)",
+                        "duration_ms": LogMetadata.milliseconds(ContinuousClock.now - writing),
+                    ])
+                    if store.evictions > evictedBefore {
+                        debugLog.debug("evicted from disk", metadata: [
+                            "entries": "\(store.evictions - evictedBefore)", "total_bytes": "\(store.totalSize)",
+                        ])
+                    }
+                }
                 complete(.success(()), false)
             } catch {
+                warningLog?.warning("disk write failed", metadata: [
+                    "key": LogMetadata.key(key), "error_code": "\(error.code)", "error": "\(CredentialRedaction.redacting(error.message))",
+                ])
                 complete(.failure(error), false)
             }
         }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CoreMetrics
+import Logging
 
 /// An image cache with a memory tier in front of a disk tier, as SDWebImage's `SDImageCache`.
 ///
@@ -39,6 +40,9 @@ public final class ImageCache: ImageCaching, Sendable {
     let reads = SingleFlight<ReadKey, Void, Never, ImageCacheQueryResult>()
     /// Where the cache's metrics go (``ImageMetrics``); nil when its factory records nothing.
     let metrics: ImageMetricsRecorder?
+    /// The logger when it writes debug lines, and when it writes warnings; nil otherwise.
+    let debugLog: Logger?
+    let warningLog: Logger?
 
     /// A cache in `<root>/<namespace>`.
     ///
@@ -51,13 +55,18 @@ public final class ImageCache: ImageCaching, Sendable {
     ///   - metricsFactory: Where the cache reports its metrics (``ImageMetrics``): the size and entries of each
     ///     tier, its evictions, its encodes and the encode and disk-write times. By default the metrics system's
     ///     factory as it is now: nothing is recorded until the application bootstraps one before making the cache.
+    ///   - logger: Where the cache writes what goes wrong as warnings (a failed disk write or encode, an entry
+    ///     that no longer decodes and is removed) and each disk write and eviction as debug lines, with keys
+    ///     redacted. Disk lines are written on the IO queue: give a handler that does not block for long. Nil, the
+    ///     default, logs nothing; the logger's level is read once, here.
     public convenience init(
         namespace: String = "default",
         root: URL? = nil,
         config: ImageCacheConfig = ImageCacheConfig(),
         coder: any ImageCoding,
         executor: BoundedExecutor = .decoding,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory
+        metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger? = nil
     ) {
         self.init(
             memoryCache: MemoryCache(
@@ -69,18 +78,20 @@ public final class ImageCache: ImageCaching, Sendable {
             config: config,
             coder: coder,
             executor: executor,
-            metricsFactory: metricsFactory
+            metricsFactory: metricsFactory,
+            logger: logger
         )
     }
 
-    /// A cache over tiers made elsewhere; see ``init(namespace:root:config:coder:executor:metricsFactory:)``.
+    /// A cache over tiers made elsewhere; see ``init(namespace:root:config:coder:executor:metricsFactory:logger:)``.
     public init(
         memoryCache: MemoryCache,
         diskCache: DiskCache,
         config: ImageCacheConfig = ImageCacheConfig(),
         coder: any ImageCoding,
         executor: BoundedExecutor = .decoding,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory
+        metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger? = nil
     ) {
         self.memoryCache = memoryCache
         self.diskCache = diskCache
@@ -88,6 +99,8 @@ public final class ImageCache: ImageCaching, Sendable {
         self.coder = coder
         self.executor = executor
         metrics = ImageMetricsRecorder.make(metricsFactory)
+        debugLog = LogMetadata.writing(logger, at: .debug)
+        warningLog = LogMetadata.writing(logger, at: .warning)
     }
 
     // MARK: Synchronous look-ups
@@ -148,6 +161,9 @@ public final class ImageCache: ImageCaching, Sendable {
             if error.code != .imageTooLarge {
                 let key = plan.key
                 diskCache.perform { store in store.removeData(forKey: key) }
+                warningLog?.warning("disk entry does not decode; removed", metadata: [
+                    "key": LogMetadata.key(key), "error_code": "\(error.code)",
+                ])
             }
             return nil
         }

@@ -49,36 +49,36 @@ final class ImageManagerInstruments: Sendable {
     private static func log(_ event: ImageManagerEvent, at level: Logger.Level, to logger: Logger) {
         switch event {
         case .loadStarted(let url, let key):
-            logger.log(level: level, "load started", metadata: ["url": redacted(url), "key": redacted(key)])
+            logger.log(level: level, "load started", metadata: ["url": LogMetadata.url(url), "key": LogMetadata.key(key)])
         case .cacheHit(let url, let key, let cacheType):
-            logger.log(level: level, "cache hit", metadata: ["url": redacted(url), "key": redacted(key), "cache_type": "\(cacheType)"])
+            logger.log(level: level, "cache hit", metadata: ["url": LogMetadata.url(url), "key": LogMetadata.key(key), "cache_type": "\(cacheType)"])
         case .cacheMiss(let url, let key):
-            logger.log(level: level, "cache miss", metadata: ["url": redacted(url), "key": redacted(key)])
+            logger.log(level: level, "cache miss", metadata: ["url": LogMetadata.url(url), "key": LogMetadata.key(key)])
         case .downloadStarted(let url):
-            logger.log(level: level, "download started", metadata: ["url": redacted(url)])
+            logger.log(level: level, "download started", metadata: ["url": LogMetadata.url(url)])
         case .downloadFinished(let url, let metrics, let error):
-            var metadata: Logger.Metadata = ["url": redacted(url)]
+            var metadata: Logger.Metadata = ["url": LogMetadata.url(url)]
             if let metrics {
-                metadata["duration_ms"] = milliseconds(metrics.total)
+                metadata["duration_ms"] = LogMetadata.milliseconds(metrics.total)
                 metadata["bytes"] = "\(metrics.bytesReceived)"
-                metadata["queued_ms"] = milliseconds(metrics.queued)
+                metadata["queued_ms"] = LogMetadata.milliseconds(metrics.queued)
             }
             if let error { metadata["error_code"] = "\(error.code)" }
             logger.log(level: level, error == nil ? "download finished" : "download failed", metadata: metadata)
         case .decoded(let url, let pixelSize, let duration):
             logger.log(level: level, "decoded", metadata: [
-                "url": redacted(url), "pixels": "\(pixelSize.width)x\(pixelSize.height)", "duration_ms": milliseconds(duration),
+                "url": LogMetadata.url(url), "pixels": "\(pixelSize.width)x\(pixelSize.height)", "duration_ms": LogMetadata.milliseconds(duration),
             ])
         case .stored(let url, let key, let cacheType):
-            logger.log(level: level, "stored", metadata: ["url": redacted(url), "key": redacted(key), "cache_type": "\(cacheType)"])
+            logger.log(level: level, "stored", metadata: ["url": LogMetadata.url(url), "key": LogMetadata.key(key), "cache_type": "\(cacheType)"])
         case .storeFailed(let failure):
             logger.log(level: level, "store failed", metadata: [
-                "url": redacted(failure.url), "key": redacted(failure.key), "cache_type": "\(failure.cacheType)",
+                "url": LogMetadata.url(failure.url), "key": LogMetadata.key(failure.key), "cache_type": "\(failure.cacheType)",
                 "error_code": "\(failure.error.code)", "error": "\(failure.error.message)",
             ])
         case .loadFinished(let report):
-            var metadata: Logger.Metadata = ["url": redacted(report.url), "key": redacted(report.key)]
-            if let metrics = report.metrics { metadata["duration_ms"] = milliseconds(metrics.total) }
+            var metadata: Logger.Metadata = ["url": LogMetadata.url(report.url), "key": LogMetadata.key(report.key)]
+            if let metrics = report.metrics { metadata["duration_ms"] = LogMetadata.milliseconds(metrics.total) }
             switch report.result {
             case .success(let cacheType):
                 metadata["cache_type"] = "\(cacheType)"
@@ -89,19 +89,5 @@ final class ImageManagerInstruments: Sendable {
                 logger.log(level: level, "load failed", metadata: metadata)
             }
         }
-    }
-
-    private static func redacted(_ url: URL) -> Logger.MetadataValue {
-        .string(CredentialRedaction.redacting(url))
-    }
-
-    private static func redacted(_ key: String) -> Logger.MetadataValue {
-        .string(CredentialRedaction.redacting(key))
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Logger.MetadataValue {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return .string(String(format: "%.3f", value))
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 import WebImageCore
 
 extension ImageDownloader {
@@ -148,13 +149,15 @@ extension ImageDownloader {
                 owner: self,
                 priority: priority,
                 isProgressive: caller.wantsBody,
-                metrics: metrics
+                metrics: metrics,
+                log: debugLog
             )
-        } start: { [metrics] flight in
+        } start: { [metrics, debugLog] flight in
             let download = flight.work
             download.attach(flight)
             flight.onCancel { download.abandon() }
             metrics?.transfersInFlight.increment()
+            debugLog?.debug("transfer started", metadata: ["url": LogMetadata.url(request.url)])
             download.started(engine.start(curlRequest(for: request, options: options, priority: priority), sink: download))
         }
         if !ticket.started { ticket.work.raise(to: priority) }

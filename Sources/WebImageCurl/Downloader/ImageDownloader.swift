@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import CoreMetrics
+import Logging
 import WebImageCore
 
 /// Downloads image bytes over HTTP and HTTPS with libcurl, as SDWebImage's `SDWebImageDownloader`, with one
@@ -47,6 +48,8 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
     private let engine: Result<CurlEngine, WebImageError>
     /// Where the downloader's metrics go (``WebImageCore/ImageMetrics``); nil when its factory records nothing.
     let metrics: ImageMetricsRecorder?
+    /// The logger, when it writes debug lines; nil otherwise, so that a silent one costs a nil check.
+    let debugLog: Logger?
 
     /// What the engine holds now (threads, curl handles, transfer contexts), for tests that prove nothing is left;
     /// nil when the engine could not start.
@@ -66,14 +69,20 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
     ///     flight, bytes downloaded, and each transfer's queue and download times. By default the metrics system's
     ///     factory as it is now: nothing is recorded until the application bootstraps one before making the
     ///     downloader.
+    ///   - logger: Where the downloader writes a debug line when a transfer starts and when it ends (status,
+    ///     bytes, queue and transfer times, or the error code), with the URL's credentials redacted and never a
+    ///     header. The end's line is written on the curl thread: give a handler that does not block for long. Nil,
+    ///     the default, logs nothing; the logger's level is read once, here.
     public init(
         config: ImageDownloaderConfig = ImageDownloaderConfig(),
         coder: any ImageCoding,
         executor: BoundedExecutor = .decoding,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory
+        metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger? = nil
     ) {
         self.config = config
         metrics = ImageMetricsRecorder.make(metricsFactory)
+        debugLog = LogMetadata.writing(logger, at: .debug)
         self.executor = executor
         decodes = SharedDecodes(coder: coder, executor: executor, progressiveInterval: config.progressiveDecodeInterval)
         identityDefaults = (config.httpHeaders, DownloadIdentity.normalized(config.httpHeaders))

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 import WebImageCore
 
 /// One transfer, shared by every caller of the same request: the work of a flight in the downloader's
@@ -60,6 +61,8 @@ final class SharedDownload: CurlTransferSink {
     private weak let owner: ImageDownloader?
     /// The downloader's metrics: the transfer is in flight from its start until it completes.
     private let metrics: ImageMetricsRecorder?
+    /// The downloader's logger, when it writes debug lines.
+    private let log: Logger?
 
     init(
         identity: DownloadIdentity,
@@ -69,9 +72,11 @@ final class SharedDownload: CurlTransferSink {
         owner: ImageDownloader,
         priority: CurlRequest.Priority,
         isProgressive: Bool,
-        metrics: ImageMetricsRecorder?
+        metrics: ImageMetricsRecorder?,
+        log: Logger?
     ) {
         self.metrics = metrics
+        self.log = log
         self.identity = identity
         self.url = url
         self.isConditional = isConditional
@@ -134,6 +139,7 @@ final class SharedDownload: CurlTransferSink {
     func didComplete(_ result: Result<CurlTransferResult, WebImageError>, deliveries: DeliveryBatch?) {
         let flight = state.withLock { $0.lifecycle.complete() }
         if let metrics { Self.record(result, to: metrics) }
+        if let log { Self.log(result, of: url, to: log) }
         let batch = CurlThreadDeliveries(batch: deliveries)
         switch result {
         case .failure(let error):
@@ -165,6 +171,25 @@ final class SharedDownload: CurlTransferSink {
         metrics.downloadedBytes.increment(by: transfer.body.count)
         metrics.recordQueueWait(transfer.metrics.queued)
         metrics.recordDownload(transfer.metrics.total)
+    }
+
+    /// Writes the transfer's end as a debug line: its status, bytes and times, or its error.
+    private static func log(_ result: Result<CurlTransferResult, WebImageError>, of url: URL, to log: Logger) {
+        switch result {
+        case .success(let transfer):
+            log.debug("transfer finished", metadata: [
+                "url": LogMetadata.url(url),
+                "status": "\(transfer.response.statusCode)",
+                "bytes": "\(transfer.body.count)",
+                "queued_ms": LogMetadata.milliseconds(transfer.metrics.queued),
+                "duration_ms": LogMetadata.milliseconds(transfer.metrics.total),
+                "http_version": "\(transfer.metrics.httpVersion ?? "none")",
+            ])
+        case .failure(let error):
+            log.debug("transfer failed", metadata: [
+                "url": LogMetadata.url(url), "error_code": "\(error.code)", "error": "\(CredentialRedaction.redacting(error.message))",
+            ])
+        }
     }
 
     /// The response checks and the empty-body check, which every caller without a response modifier or
