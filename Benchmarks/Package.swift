@@ -15,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
         // The baselines: each C library called directly, with the flags our coders use.
@@ -101,6 +103,8 @@ let package = Package(
                 "CRawCodecs",
                 .product(name: "WebImage", package: libraryPackage),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/ManagerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,6 +1,8 @@
 import Benchmark
 import BenchmarkPairs
+import CoreMetrics
 import Foundation
+import Logging
 import WebImage
 
 /// A memory hit through `ImageManager.loadImage` against MemoryCache's own look-up
@@ -39,6 +41,27 @@ func memoryHitBenchmarks() {
     }
 }
 
+/// The cost of observing a manager when nothing is listening: a memory hit through a manager given a logger over
+/// swift-log's no-op handler and swift-metrics' no-op factory, against one given neither, 10,000 of each per pair,
+/// over the same cache. The observed manager makes no metric and writes no line; the pair shows what asking costs.
+func observedMemoryHitBenchmark() {
+    let hits = 10_000
+    let plain = MemoryHitFixture()
+    let observed = MemoryHitFixture(sharing: plain)
+    Benchmark(
+        "Memory hit x \(hits), loadImage callback: with a no-op logger and metrics vs without, alternating",
+        configuration: Pairs.configuration
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            Pairs.measure(benchmark) {
+                observed.hitThroughCallback(hits)
+            } baseline: {
+                plain.hitThroughCallback(hits)
+            }
+        }
+    }
+}
+
 /// A manager whose cache holds one image in memory, its URL and its key. The disk tier's directory is never
 /// created: nothing is written to disk, and memory hits do not read it.
 private final class MemoryHitFixture: Sendable {
@@ -63,6 +86,21 @@ private final class MemoryHitFixture: Sendable {
         self.url = url
         key = manager.cacheKey(for: url)
         cache.memoryCache.setImage(Image(pixels: pixels, hasAlpha: false), forKey: key)
+        precondition(manager.cachedImage(for: url) != nil, "the manager does not find the image under its key")
+    }
+
+    /// A second manager over `other`'s cache, given a logger over swift-log's no-op handler and swift-metrics'
+    /// no-op factory.
+    init(sharing other: MemoryHitFixture) {
+        cache = other.cache
+        url = other.url
+        key = other.key
+        manager = ImageManager(
+            cache: cache,
+            loader: ImageDownloader(config: ImageDownloaderConfig(), coder: ImageCoderRegistry.shared),
+            logger: Logger(label: "benchmark") { _ in SwiftLogNoOpLogHandler() },
+            metricsFactory: NOOPMetricsHandler.instance
+        )
         precondition(manager.cachedImage(for: url) != nil, "the manager does not find the image under its key")
     }
 
