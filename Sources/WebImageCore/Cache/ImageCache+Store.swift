@@ -39,7 +39,7 @@ extension ImageCache {
             memoryCache.setImage(image, forKey: key)
             if let metrics {
                 let statistics = memoryCache.statistics
-                metrics.recordMemoryTier(bytes: statistics.totalCost, entries: statistics.count, evictions: statistics.evictions)
+                metrics.recordTier(.memory, bytes: statistics.totalCost, entries: statistics.count, evictions: statistics.evictions)
             }
         }
         guard cacheType.includesDisk else {
@@ -80,7 +80,7 @@ extension ImageCache {
                 try store.setData(data, forKey: key)
                 if let metrics {
                     metrics.recordDiskWrite(ContinuousClock.now - writing)
-                    metrics.recordDiskTier(bytes: store.totalSize, entries: store.totalCount, evictions: store.evictions)
+                    metrics.recordTier(.disk, bytes: store.totalSize, entries: store.totalCount, evictions: store.evictions)
                 }
                 if let debugLog {
                     debugLog.debug("stored on disk", metadata: [

@@ -253,7 +253,7 @@ extension ImageManager {
         encodedMemoryCache.setEncodedImage(encoded, forKey: key)
         guard let metrics else { return }
         let statistics = encodedMemoryCache.statistics
-        metrics.recordEncodedMemoryTier(bytes: statistics.totalBytes, entries: statistics.count, evictions: statistics.evictions)
+        metrics.recordTier(.encodedMemory, bytes: statistics.totalBytes, entries: statistics.count, evictions: statistics.evictions)
     }
 
     /// Writes a variant made here to disk under its key; completes at once, or once written with

@@ -19,9 +19,6 @@ package final class ImageMetricsRecorder: Sendable {
     package let decodes: Counter
     package let encodes: Counter
     package let downloadedBytes: Counter
-    private let memoryEvictions: Counter
-    private let diskEvictions: Counter
-    private let encodedEvictions: Counter
     private let memoryStoreFailures: Counter
     private let diskStoreFailures: Counter
     private let queueTimer: Timer
@@ -32,16 +29,28 @@ package final class ImageMetricsRecorder: Sendable {
     private let diskReadTimer: Timer
     private let diskWriteTimer: Timer
     package let transfersInFlight: Meter
-    private let memoryBytes: Gauge
-    private let memoryEntries: Gauge
-    private let diskBytes: Gauge
-    private let diskEntries: Gauge
-    private let encodedBytes: Gauge
-    private let encodedEntries: Gauge
+    /// Each tier's bytes and entries gauges and its evictions counter, by ``Tier/rawValue``.
+    private let tiers: [(bytes: Gauge, entries: Gauge, evictions: Counter)]
     /// The failure counters made so far, by error code: made on first use, as most codes never happen.
     private let failures = Mutex<[WebImageError.Code: Counter]>([:])
-    /// The evictions each tier had counted when last reported, for the counters' increments.
-    private let reportedEvictions = Mutex<(memory: Int, disk: Int, encoded: Int)>((0, 0, 0))
+    /// The evictions each tier had counted when last reported, by ``Tier/rawValue``, for the counters' increments.
+    private let reportedEvictions = Mutex<[Int]>(Array(repeating: 0, count: Tier.allCases.count))
+
+    /// A cache tier, as its metrics' `tier` dimension names it.
+    package enum Tier: Int, CaseIterable, Sendable {
+        case memory
+        case disk
+        /// The manager's memory tier of encoded variants.
+        case encodedMemory
+
+        var dimension: String {
+            switch self {
+            case .memory: "memory"
+            case .disk: "disk"
+            case .encodedMemory: "encoded_memory"
+            }
+        }
+    }
 
     /// A recorder over `factory`, or nil when `factory` is swift-metrics' no-op one.
     package static func make(_ factory: any MetricsFactory) -> ImageMetricsRecorder? {
@@ -65,9 +74,6 @@ package final class ImageMetricsRecorder: Sendable {
         decodes = counter(ImageMetrics.decodes)
         encodes = counter(ImageMetrics.encodes)
         downloadedBytes = counter(ImageMetrics.downloadedBytes)
-        memoryEvictions = counter(ImageMetrics.evictions, [("tier", "memory")])
-        diskEvictions = counter(ImageMetrics.evictions, [("tier", "disk")])
-        encodedEvictions = counter(ImageMetrics.evictions, [("tier", "encoded_memory")])
         memoryStoreFailures = counter(ImageMetrics.storeFailures, [("tier", "memory")])
         diskStoreFailures = counter(ImageMetrics.storeFailures, [("tier", "disk")])
         queueTimer = timer("queue")
@@ -78,15 +84,14 @@ package final class ImageMetricsRecorder: Sendable {
         diskReadTimer = timer("disk_read")
         diskWriteTimer = timer("disk_write")
         transfersInFlight = Meter(label: ImageMetrics.transfersInFlight, dimensions: [], factory: factory)
-        func gauge(_ label: String, _ tier: String) -> Gauge {
-            Gauge(label: label, dimensions: [("tier", tier)], factory: factory)
+        tiers = Tier.allCases.map { tier in
+            let dimensions = [("tier", tier.dimension)]
+            return (
+                Gauge(label: ImageMetrics.cacheBytes, dimensions: dimensions, factory: factory),
+                Gauge(label: ImageMetrics.cacheEntries, dimensions: dimensions, factory: factory),
+                counter(ImageMetrics.evictions, dimensions)
+            )
         }
-        memoryBytes = gauge(ImageMetrics.cacheBytes, "memory")
-        memoryEntries = gauge(ImageMetrics.cacheEntries, "memory")
-        diskBytes = gauge(ImageMetrics.cacheBytes, "disk")
-        diskEntries = gauge(ImageMetrics.cacheEntries, "disk")
-        encodedBytes = gauge(ImageMetrics.cacheBytes, "encoded_memory")
-        encodedEntries = gauge(ImageMetrics.cacheEntries, "encoded_memory")
     }
 
     // MARK: Loads
@@ -142,37 +147,17 @@ package final class ImageMetricsRecorder: Sendable {
 
     // MARK: Tiers
 
-    /// The memory tier holds `bytes` in `entries` and has evicted `evictions` entries in all.
-    package func recordMemoryTier(bytes: Int, entries: Int, evictions: Int) {
-        memoryBytes.record(bytes)
-        memoryEntries.record(entries)
+    /// `tier` holds `bytes` in `entries` and has evicted `evictions` entries in all (a running total, of which the
+    /// counter gets what it has not had yet).
+    package func recordTier(_ tier: Tier, bytes: Int, entries: Int, evictions: Int) {
+        let metrics = tiers[tier.rawValue]
+        metrics.bytes.record(bytes)
+        metrics.entries.record(entries)
         let new = reportedEvictions.withLock { reported in
-            defer { reported.memory = max(reported.memory, evictions) }
-            return evictions - reported.memory
+            defer { reported[tier.rawValue] = max(reported[tier.rawValue], evictions) }
+            return evictions - reported[tier.rawValue]
         }
-        if new > 0 { memoryEvictions.increment(by: new) }
-    }
-
-    /// The disk tier holds `bytes` in `entries` and has evicted `evictions` entries in all.
-    package func recordDiskTier(bytes: Int, entries: Int, evictions: Int) {
-        diskBytes.record(bytes)
-        diskEntries.record(entries)
-        let new = reportedEvictions.withLock { reported in
-            defer { reported.disk = max(reported.disk, evictions) }
-            return evictions - reported.disk
-        }
-        if new > 0 { diskEvictions.increment(by: new) }
-    }
-
-    /// The manager's memory tier of encoded variants holds `bytes` in `entries` and has evicted `evictions` in all.
-    package func recordEncodedMemoryTier(bytes: Int, entries: Int, evictions: Int) {
-        encodedBytes.record(bytes)
-        encodedEntries.record(entries)
-        let new = reportedEvictions.withLock { reported in
-            defer { reported.encoded = max(reported.encoded, evictions) }
-            return evictions - reported.encoded
-        }
-        if new > 0 { encodedEvictions.increment(by: new) }
+        if new > 0 { metrics.evictions.increment(by: new) }
     }
 
     /// `duration` in whole nanoseconds, clamped to what an `Int64` holds.
