@@ -40,6 +40,8 @@ import WebImageTestSupport
                 case .stored(_, _, let type): "stored(\(type))"
                 case .storeFailed: "storeFailed"
                 case .loadFinished(let report): (try? report.result.get()).map { "loadFinished(\($0))" } ?? "loadFailed"
+                case .dataLoadStarted: "dataLoadStarted"
+                case .dataLoadFinished(let report): (try? report.result.get()).map { "dataLoadFinished(\($0))" } ?? "dataLoadFailed"
                 }
             }
         }
@@ -95,6 +97,29 @@ import WebImageTestSupport
             #expect(cancelled.url == gated)
             #expect(throws: WebImageError.self) { try cancelled.result.get() }
             if case .failure(let error) = cancelled.result { #expect(error.code == .cancelled) }
+        }
+    }
+
+    @Test func aDataLoadReportsItsStartAndEndAroundTheImageLoadItMakes() async throws {
+        try await withTestHTTPServer { server in
+            let harness = ManagerHarness()
+            let log = EventLog(harness.manager.events())
+            var context = ImageContext()
+            context.thumbnailPixelSize = PixelSize(square: 64)
+            let url = server.url(photo)
+            _ = try await harness.manager.loadImageData(url: url, options: .waitStoreCache, context: context)
+            #expect(await eventually { log.names.last == "dataLoadFinished(none)" })
+            let names = log.names
+            #expect(names.first == "dataLoadStarted")
+            #expect(names.contains("downloadStarted") && names.contains("loadFinished(none)"), "\(names)")
+
+            // Observed, an encoded memory hit is reported too (and still completes during the call).
+            let during = Locked(false)
+            let inCall = Locked(true)
+            harness.manager.loadImageData(url: url, context: context) { _ in during.withLock { $0 = inCall.withLock { $0 } } }
+            inCall.withLock { $0 = false }
+            #expect(during.withLock { $0 })
+            #expect(await eventually { log.names.suffix(3) == ["dataLoadStarted", "cacheHit(memory)", "dataLoadFinished(memory)"] })
         }
     }
 

@@ -84,25 +84,39 @@ extension ImageManager {
             latch.finish(.failure(error), duringCall: true)
             return operation
         }
+        let observed = instruments.isActive()
+        if observed { instruments.send(.dataLoadStarted(url: plan.url, key: plan.key)) }
         if case .notApplicable = lookup, plan.readsCaches, let hit = encodedMemoryCache.encodedImage(forKey: plan.key) {
             metrics?.recordDataLoad(from: .memory)
+            if observed {
+                instruments.send(.cacheHit(url: plan.url, key: plan.key, cacheType: .memory))
+                instruments.send(.dataLoadFinished(ImageLoadReport(url: plan.url, key: plan.key, result: .success(.memory), metrics: nil)))
+            }
             latch.finish(.success(plan.result(hit, from: .memory)), duringCall: true)
             return operation
         }
-        let ticket = variants.join(plan.flightKey, receiver: { [metrics] result in
+        let ticket = variants.join(plan.flightKey, receiver: { [metrics, instruments] result in
             if let metrics {
                 switch result {
                 case .success(let made): metrics.recordDataLoad(from: made.cacheType)
                 case .failure(let error): metrics.recordFailure(error.code)
                 }
             }
+            if observed {
+                let outcome = result.map(\.cacheType)
+                instruments.send(.dataLoadFinished(ImageLoadReport(url: plan.url, key: plan.key, result: outcome, metrics: nil)))
+            }
             latch.finish(result)
         }) { [self] flight in
             makeVariant(plan, coder: coder, settings: settings, flight: flight)
         }
-        latch.onCancel { [variants, metrics] in
+        latch.onCancel { [variants, metrics, instruments] in
             variants.leave(ticket)
             metrics?.recordFailure(.cancelled)
+            if observed {
+                let cancelled = WebImageError(.cancelled, "the data load of \(plan.url.absoluteString) was cancelled")
+                instruments.send(.dataLoadFinished(ImageLoadReport(url: plan.url, key: plan.key, result: .failure(cancelled), metrics: nil)))
+            }
         }
         return operation
     }
@@ -150,13 +164,14 @@ extension ImageManager {
 
     /// The encoded memory tier's answer to a call during the call, for a context read as it is: not applicable
     /// unless no manager setting or cache key filter takes part in the key, no option asks for more than the tier
-    /// gives, the failed list has no say on the URL, and the callback queue runs a result ready during the call
-    /// inline.
+    /// gives, the failed list has no say on the URL, the callback queue runs a result ready during the call
+    /// inline, and nothing listens to the manager's events (an observed hit is reported on the longer path).
     private func encodedMemoryLookup(_ url: URL, options: ImageOptions, context: ImageContext) -> EncodedLookup {
         guard settingsIfAny == nil, context.cacheKeyFilter == nil, !url.absoluteString.isEmpty,
               options.isDisjoint(with: [.fromLoaderOnly, .refreshCached]),
               context.callbackQueue?.runsInline(duringCall: true) ?? true,
-              options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil
+              options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil,
+              !instruments.isActive()
         else { return .notApplicable }
         let key = variantKeys.key(for: VariantKeys.Inputs(url: url, context: context)) {
             VariantPlan.keys(for: url, context: context, derivedImageQuality: derivedImageQuality).variant

@@ -15,7 +15,12 @@ import Foundation
 /// Cancelled loads send ``loadFinished(_:)`` with `cancelled`. While something listens, a memory hit goes through
 /// the same steps (and still completes during the call); while nothing does, it takes a shorter path and sends
 /// nothing. A load that fails during the call, before it starts (a nil URL, a URL on the failed list), sends
-/// nothing. ``ImageManager/loadImageData(url:options:context:completion:)`` sends only ``storeFailed(_:)``.
+/// nothing.
+///
+/// A call of ``ImageManager/loadImageData(url:options:context:completion:)`` sends ``dataLoadStarted(url:key:)`` and
+/// ``dataLoadFinished(_:)``, with the variant's key and where its bytes came from (`.none` when they were made), and
+/// ``storeFailed(_:)`` when the bytes it made could not be written; a variant it makes loads its image with
+/// `loadImage`, whose steps come in between.
 public enum ImageManagerEvent: Sendable {
     /// A load went past the memory hit during the call: the cache is asked next, or the loader.
     case loadStarted(url: URL, key: String)
@@ -37,6 +42,10 @@ public enum ImageManagerEvent: Sendable {
     case storeFailed(ImageStoreFailure)
     /// A load ended: its outcome or its error, and its metrics.
     case loadFinished(ImageLoadReport)
+    /// A call for a variant's bytes went past the encoded memory tier's look-up during the call.
+    case dataLoadStarted(url: URL, key: String)
+    /// A call for a variant's bytes ended: where they came from (`.none`: made), or its error; no metrics.
+    case dataLoadFinished(ImageLoadReport)
 }
 
 /// How one load ended, for ``ImageManagerEvent/loadFinished(_:)``.

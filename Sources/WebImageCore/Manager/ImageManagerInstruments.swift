@@ -77,17 +77,27 @@ final class ImageManagerInstruments: Sendable {
                 "error_code": "\(failure.error.code)", "error": "\(failure.error.message)",
             ])
         case .loadFinished(let report):
-            var metadata: Logger.Metadata = ["url": LogMetadata.url(report.url), "key": LogMetadata.key(report.key)]
-            if let metrics = report.metrics { metadata["duration_ms"] = LogMetadata.milliseconds(metrics.total) }
-            switch report.result {
-            case .success(let cacheType):
-                metadata["cache_type"] = "\(cacheType)"
-                logger.log(level: level, "load finished", metadata: metadata)
-            case .failure(let error):
-                metadata["error_code"] = "\(error.code)"
-                metadata["error"] = "\(error.message)"
-                logger.log(level: level, "load failed", metadata: metadata)
-            }
+            log(report, as: "load", at: level, to: logger)
+        case .dataLoadStarted(let url, let key):
+            logger.log(level: level, "data load started", metadata: ["url": LogMetadata.url(url), "key": LogMetadata.key(key)])
+        case .dataLoadFinished(let report):
+            log(report, as: "data load", at: level, to: logger)
+        }
+    }
+
+    /// The line of a finished load or data load: `<kind> finished` with where the result came from, or
+    /// `<kind> failed` with the error.
+    private static func log(_ report: ImageLoadReport, as kind: String, at level: Logger.Level, to logger: Logger) {
+        var metadata: Logger.Metadata = ["url": LogMetadata.url(report.url), "key": LogMetadata.key(report.key)]
+        if let metrics = report.metrics { metadata["duration_ms"] = LogMetadata.milliseconds(metrics.total) }
+        switch report.result {
+        case .success(let cacheType):
+            metadata["cache_type"] = "\(cacheType)"
+            logger.log(level: level, "\(kind) finished", metadata: metadata)
+        case .failure(let error):
+            metadata["error_code"] = "\(error.code)"
+            metadata["error"] = "\(CredentialRedaction.redacting(error.message))"
+            logger.log(level: level, "\(kind) failed", metadata: metadata)
         }
     }
 }
