@@ -53,7 +53,7 @@ struct DemoRun: Sendable {
             console.text()
             if pass == .disk {
                 // Memory only: the disk tier keeps what the first pass stored.
-                ImageCache.shared.clear(cacheType: .memory)
+                await ImageCache.shared.clear(cacheType: .memory)
                 console.text("   ImageCache.shared.clear(cacheType: .memory): the memory tier is empty, the disk tier is not")
             }
             if !progress.isEnabled { console.text(pass.title) }

@@ -225,8 +225,8 @@ import WebImageTestSupport
     }
 
     @Test func removeClearContainsAndSize() async throws {
-        cache.store(try image(), data: mockData, key: "a")
-        cache.store(try image(), data: mockData, key: "b")
+        cache.store(try image(), data: mockData, key: "a", completion: nil)
+        cache.store(try image(), data: mockData, key: "b", completion: nil)
         let size: (Int, Int) = await withCheckedContinuation { continuation in
             cache.calculateSize { count, bytes in continuation.resume(returning: (count, bytes)) }
         }
