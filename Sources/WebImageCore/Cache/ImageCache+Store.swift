@@ -53,7 +53,10 @@ extension ImageCache {
         guard let image else { return }
         let coder = context.imageCoder ?? self.coder
         let encodeOptions = context.encodeOptions ?? ImageEncodeOptions()
+        let ticket = pendingEncodes.begin()
         executor.submit { [self] in
+            // Ended once the write is on the IO queue (or the encode failed), for `flush()`.
+            defer { pendingEncodes.end(ticket) }
             let format = coder.encodingFormat(for: image)
             let encoding = ContinuousClock.now
             do throws(WebImageError) {

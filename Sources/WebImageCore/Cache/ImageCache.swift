@@ -43,6 +43,8 @@ public final class ImageCache: ImageCaching, Sendable {
     /// The logger when it writes debug lines, and when it writes warnings; nil otherwise.
     let debugLog: Logger?
     let warningLog: Logger?
+    /// The encodes of stores made without data, whose disk writes are not yet on the IO queue (see ``flush()``).
+    let pendingEncodes = PendingWork()
 
     /// A cache in `<root>/<namespace>`.
     ///

@@ -73,6 +73,19 @@ extension DiskCache {
         await suspending { store in _ = try? store.removeExpiredData() }
     }
 
+    /// Waits until every operation submitted to the IO queue before this call has finished: the writes and
+    /// removals an ``ImageCache`` hands over without waiting, in particular. See the synchronous ``flush()``.
+    ///
+    /// ```swift
+    /// imageCache.store(image, data: data, key: key)   // returns before the file is written
+    /// await imageCache.diskCache.flush()              // the file is on disk now
+    /// ```
+    ///
+    /// Suspends without blocking a thread; task cancellation does not end the wait early.
+    public func flush() async {
+        await suspending { _ in }
+    }
+
     /// The bytes the entries occupy on disk; see ``totalSize``.
     public func totalSize() async -> Int {
         await suspending { $0.totalSize }

@@ -78,6 +78,13 @@ extension DiskCache {
         sync { store in _ = try? store.removeExpiredData() }
     }
 
+    /// Waits until every operation submitted to the IO queue before this call has finished: a barrier on the
+    /// serial queue, for the writes and removals an ``ImageCache`` submits without waiting. Returns at once when
+    /// called from the IO queue itself. Blocks the calling thread: from async code, use `await flush()`.
+    public func flush() {
+        sync { _ in }
+    }
+
     /// The extended data stored with `key`'s entry (HTTP validators and the like), or nil. Runs on the IO queue
     /// and waits.
     public func extendedData(forKey key: String) -> Data? {
