@@ -1,0 +1,61 @@
+extension BoundedExecutor {
+    /// Runs `work` on the executor and returns its result, suspending the caller meanwhile: the work never runs on
+    /// a thread of Swift's cooperative pool, and no thread waits for it.
+    ///
+    /// Cancellation: a task already cancelled throws `cancelled` without submitting anything. Cancelling the task
+    /// while the work waits for a slot throws `cancelled` at once, and the work never runs; work that has started
+    /// runs to its end on the executor, its result dropped, and the call throws `cancelled` at once.
+    ///
+    /// - Parameter cancellationMessage: The message of the `cancelled` error.
+    package func run<Success: Sendable>(
+        cancellationMessage: @autoclosure () -> String,
+        _ work: @escaping @Sendable () throws(WebImageError) -> Success
+    ) async throws(WebImageError) -> Success {
+        guard !Task.isCancelled else { throw WebImageError(.cancelled, cancellationMessage()) }
+        let cancellationError = WebImageError(.cancelled, cancellationMessage())
+        let box = LatchBox<Success>()
+        let result: Result<Success, WebImageError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let latch = CompletionLatch<Success>(callbackQueue: .inline, cancellationError: cancellationError) {
+                    continuation.resume(returning: $0)
+                }
+                box.set(latch)
+                submit {
+                    guard !latch.isDone else { return }
+                    let result: Result<Success, WebImageError>
+                    do throws(WebImageError) {
+                        result = .success(try work())
+                    } catch {
+                        result = .failure(error)
+                    }
+                    latch.finish(result)
+                }
+            }
+        } onCancel: {
+            box.cancel()
+        }
+        return try result.get()
+    }
+}
+
+/// Settles the race between submitting work and cancelling the task that waits for it: whichever comes second
+/// cancels the latch.
+private final class LatchBox<Success: Sendable>: Sendable {
+    private let state = Locked<(latch: CompletionLatch<Success>?, cancelled: Bool)>((nil, false))
+
+    func set(_ latch: CompletionLatch<Success>) {
+        let cancelled = state.withLock { state in
+            state.latch = latch
+            return state.cancelled
+        }
+        if cancelled { latch.cancel() }
+    }
+
+    func cancel() {
+        let latch = state.withLock { state in
+            state.cancelled = true
+            return state.latch
+        }
+        latch?.cancel()
+    }
+}
