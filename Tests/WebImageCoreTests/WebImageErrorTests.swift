@@ -20,14 +20,16 @@ import WebImageCore
             .invalidDownloadStatusCode, .cancelled, .invalidDownloadResponse, .invalidDownloadContentType,
             .timedOut, .cannotConnect, .cannotFindHost, .connectionLost, .tlsFailure, .tooManyRedirects,
             .unsupportedScheme, .responseTooLarge, .imageTooLarge, .unsupportedFormat, .notInCache, .diskIO,
-            .encodingFailed, .badServerResponse, .addressRefused,
+            .encodingFailed, .badServerResponse, .addressRefused, .shuttingDown,
         ]
         #expect(Set(codes.map(\.rawValue)).count == codes.count)
         #expect(Set(codes.map(\.name)).count == codes.count)
         #expect(codes.allSatisfy { !$0.name.hasPrefix("code(") })
-        #expect(codes.filter { $0.rawValue >= 3000 }.count == 15)
+        #expect(codes.filter { $0.rawValue >= 3000 }.count == 16)
         #expect(WebImageError.Code.badServerResponse.rawValue == 3013)
         #expect(WebImageError.Code.addressRefused.rawValue == 3014)
+        #expect(WebImageError.Code.shuttingDown.rawValue == 3015)
+        #expect(WebImageError.Code.shuttingDown.name == "shuttingDown")
         #expect(WebImageError.Code(rawValue: 4242).name == "code(4242)")
     }
 

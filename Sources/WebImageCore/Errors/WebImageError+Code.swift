@@ -59,6 +59,9 @@ extension WebImageError {
         /// (see `ImageAddressPolicy`), for the request or one of its redirects. Never retried by the library and
         /// never put on the failed list: the policy, not the URL, decides.
         public static let addressRefused = Code(rawValue: 3014)
+        /// The manager is shutting down (``ImageManager/beginShutdown()``) and refused a load started since. Never
+        /// retried by the library and never put on the failed list: the URL is not at fault.
+        public static let shuttingDown = Code(rawValue: 3015)
 
         private static let names: [Int: String] = [
             1000: "invalidURL", 1001: "badImageData", 1002: "cacheNotModified", 1003: "blackListed",
@@ -68,6 +71,7 @@ extension WebImageError {
             3004: "tlsFailure", 3005: "tooManyRedirects", 3006: "unsupportedScheme", 3007: "responseTooLarge",
             3008: "imageTooLarge", 3009: "unsupportedFormat", 3010: "notInCache", 3011: "diskIO",
             3012: "encodingFailed", 3013: "badServerResponse", 3014: "addressRefused",
+            3015: "shuttingDown",
         ]
 
         /// The code's name as written in Swift (`badImageData`), or `code(N)` for a value the library does not name.

@@ -75,6 +75,10 @@ extension ImageManager {
             latch.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
             return operation
         }
+        if let refusal = shutdownRefusal(for: plan.url) {
+            latch.finish(.failure(refusal), duringCall: true)
+            return operation
+        }
         if let blocked = blockedError(for: plan.url, options: options) {
             latch.finish(.failure(blocked), duringCall: true)
             return operation
@@ -167,7 +171,8 @@ extension ImageManager {
     /// gives, the failed list has no say on the URL, the callback queue runs a result ready during the call
     /// inline, and nothing listens to the manager's events (an observed hit is reported on the longer path).
     private func encodedMemoryLookup(_ url: URL, options: ImageOptions, context: ImageContext) -> EncodedLookup {
-        guard settingsIfAny == nil, context.cacheKeyFilter == nil, !url.absoluteString.isEmpty,
+        guard !shutdownBegun.load(ordering: .relaxed),
+              settingsIfAny == nil, context.cacheKeyFilter == nil, !url.absoluteString.isEmpty,
               options.isDisjoint(with: [.fromLoaderOnly, .refreshCached]),
               context.callbackQueue?.runsInline(duringCall: true) ?? true,
               options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil,

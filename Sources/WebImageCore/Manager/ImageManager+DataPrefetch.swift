@@ -24,6 +24,10 @@ extension ImageManager {
         var inline = prepared
         inline.callbackQueue = .inline
         let context = inline
+        if let refusal = shutdownRefusal(for: url) {
+            completion(.failure(refusal))
+            return {}
+        }
         if let blocked = blockedError(for: url, options: loadOptions) {
             completion(.failure(blocked))
             return {}

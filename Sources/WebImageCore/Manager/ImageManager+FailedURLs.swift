@@ -24,9 +24,9 @@ extension ImageManager {
     }
 
     /// Puts `url` on the failed list when `error` is one retrying cannot fix: the manager's own rule when set,
-    /// else the loader's classification. Cancellations never count.
+    /// else the loader's classification. Cancellations and refusals during shutdown never count.
     func recordFailure(_ url: URL, error: WebImageError, loader: any ImageLoading, shouldBlock: (@Sendable (URL, WebImageError) -> Bool)?) {
-        guard error.code != .cancelled, shouldBlock?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) else { return }
+        guard error.code != .cancelled, error.code != .shuttingDown, shouldBlock?(url, error) ?? loader.shouldBlockFailedURL(url, error: error) else { return }
         failedURLList.add(url, error: error)
     }
 }

@@ -105,11 +105,19 @@ extension ImageManager {
             operation.finish(.failure(WebImageError(.invalidURL, "the image URL is nil or empty")), duringCall: true)
             return operation
         }
+        if let refusal = shutdownRefusal(for: url) {
+            operation.finish(.failure(refusal), duringCall: true)
+            return operation
+        }
         if let blocked = blockedError(for: url, options: options) {
             operation.finish(.failure(blocked), duringCall: true)
             return operation
         }
-        register(operation)
+        // Refused here too when the shutdown began since the check above.
+        guard register(operation) else {
+            operation.finish(.failure(shutdownError(for: url)), duringCall: true)
+            return operation
+        }
         operation.onCancel { [weak self, weak run = operation.run] in
             if let self, let run { self.unregister(run) }
         }
@@ -187,11 +195,12 @@ extension ImageManager {
     }
 
     /// Whether the options and the failed list let a load complete from memory during its call: no option asks
-    /// for more than the memory tier gives, and the URL is not on the failed list unless `retryFailed` says to
-    /// try it anyway.
+    /// for more than the memory tier gives, the URL is not on the failed list unless `retryFailed` says to
+    /// try it anyway, and the manager is not shutting down (the pipeline then refuses the load).
     @inline(__always)
     private func memoryHitAllowed(_ url: URL, options: ImageOptions) -> Bool {
-        options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
+        !shutdownBegun.load(ordering: .relaxed)
+            && options.isDisjoint(with: [.fromLoaderOnly, .refreshCached, .queryMemoryData])
             && (options.contains(.retryFailed) || failedURLList.isEmpty || failedURLList.entry(for: url) == nil)
     }
 

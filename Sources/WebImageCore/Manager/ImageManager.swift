@@ -56,7 +56,10 @@ public final class ImageManager: Sendable {
     /// Where the manager's metrics go (``ImageMetrics``); nil when its factory records nothing.
     let metrics: ImageMetricsRecorder?
     private let settings = Locked(Settings.none)
-    private let running = Locked<[ObjectIdentifier: ImageLoadOperation]>([:])
+    /// The loads registered until they complete, and who waits for there to be none (see ``beginShutdown()``).
+    let running = Locked(RunningLoads())
+    /// Set once by ``beginShutdown()``; read with one atomic load before a memory hit.
+    let shutdownBegun = Atomic(false)
 
     /// The settable properties, read together once per load: an immutable snapshot, replaced whole under the lock
     /// when a property is set, so that a load reads them all with one retain rather than copying six closures.
@@ -211,20 +214,20 @@ public final class ImageManager: Sendable {
 
     /// Whether any load is running.
     public var isRunning: Bool {
-        running.withLock { !$0.isEmpty }
+        running.withLock { !$0.operations.isEmpty }
     }
 
     /// Cancels every running load; each completes with `cancelled`.
     public func cancelAll() {
-        let operations = running.withLock { Array($0.values) }
+        let operations = running.withLock { Array($0.operations.values) }
         for operation in operations { operation.cancel() }
     }
 
     /// Keeps `operation` among the running loads until ``unregister(_:)``; an operation delivered during its call
-    /// is never running.
-    func register(_ operation: ImageLoadOperation) {
-        guard let run = operation.run else { return }
-        running.withLock { $0[ObjectIdentifier(run)] = operation }
+    /// is never running. False, keeping nothing, once ``beginShutdown()`` was called.
+    func register(_ operation: ImageLoadOperation) -> Bool {
+        guard let run = operation.run else { return true }
+        return running.withLock { $0.insert(operation, for: ObjectIdentifier(run)) }
     }
 
     func unregister(_ operation: ImageLoadOperation) {
@@ -234,7 +237,8 @@ public final class ImageManager: Sendable {
 
     /// Forgets the running load that `run` belongs to.
     func unregister(_ run: ImageLoadOperation.Run) {
-        _ = running.withLock { $0.removeValue(forKey: ObjectIdentifier(run)) }
+        let idle = running.withLock { $0.remove(ObjectIdentifier(run)) }
+        for waiter in idle { waiter() }
     }
 
     // MARK: Failed URLs
