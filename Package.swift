@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageCurl", targets: ["WebImageCurl"]),
+        .library(name: "WebImageService", targets: ["WebImageService"]),
         .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
@@ -23,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // For the WebImageService product only: the products above do not depend on it.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // For the tests' loopback HTTP server only (HTTP/1.1, and HTTPS with HTTP/2).
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -96,6 +99,16 @@ let package = Package(
             dependencies: ["WebImageCore", "WebImageCodecs", "WebImageCurl"],
             swiftSettings: strictSettings
         ),
+        // The swift-service-lifecycle integration: a service that stops the manager's loads on graceful shutdown.
+        .target(
+            name: "WebImageService",
+            dependencies: [
+                "WebImageCore",
+                "WebImageCurl",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Fixtures, corrupt-input generators, pixel assertions and the loopback HTTP server for the tests.
         .target(
             name: "WebImageTestSupport",
@@ -147,6 +160,18 @@ let package = Package(
                 "WebImage", "WebImageTestSupport", "webimage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebImageServiceTests",
+            dependencies: [
+                "WebImageService",
+                "WebImageCodecs",
+                "WebImageTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
