@@ -98,8 +98,21 @@ import WebImageTestSupport
             #expect(gauge(metrics, ImageMetrics.cacheEntries, tier: "encoded_memory") == 1)
             #expect(gauge(metrics, ImageMetrics.cacheBytes, tier: "encoded_memory") == Double(made.data.count))
 
+            // The result says where the time went: the image load's steps, then the encode and the store.
+            let steps = try #require(made.metrics)
+            #expect(steps.download != nil && steps.decode != nil && steps.encode != nil && steps.store != nil)
+            #expect(steps.encode! < steps.total && steps.cacheLookup != nil)
+
             let again = try await harness.manager.loadImageData(url: url, context: context)
             #expect(again.cacheType == .memory)
+            #expect(again.metrics == nil, "an encoded memory hit has no metrics")
+
+            // From disk: the look-up, and nothing made.
+            harness.manager.encodedMemoryCache.removeAll()
+            let fromDisk = try await harness.manager.loadImageData(url: url, context: context)
+            #expect(fromDisk.cacheType == .disk)
+            #expect(fromDisk.metrics?.cacheLookup != nil && fromDisk.metrics?.encode == nil && fromDisk.metrics?.download == nil)
+            #expect(count(metrics, ImageMetrics.loads, [("source", "disk"), ("kind", "data")]) == 1)
             #expect(count(metrics, ImageMetrics.loads, [("source", "memory"), ("kind", "data")]) == 1)
             #expect(count(metrics, ImageMetrics.encodes) == 1, "a hit encodes nothing")
         }

@@ -23,6 +23,11 @@ public struct ImageDataResult: Sendable {
     /// Why the variant could not be stored, when it was made or loaded for this call and storing failed; the
     /// bytes are good all the same.
     public var storeError: WebImageError?
+    /// Where the time went when the bytes were read from disk, loaded or made: from the start of the work (which
+    /// concurrent calls for one variant share) to the bytes. The disk look-up is ``ImageLoadMetrics/cacheLookup``;
+    /// a variant made from an image carries that image load's steps, then ``ImageLoadMetrics/encode`` and, with
+    /// `waitStoreCache`, ``ImageLoadMetrics/store``. Nil for a hit in the encoded memory tier.
+    public var metrics: ImageLoadMetrics?
 
     public init(
         data: Data, format: ImageFormat, pixelSize: PixelSize, cacheType: ImageCacheType, url: URL, key: String,

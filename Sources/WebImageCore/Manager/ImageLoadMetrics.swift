@@ -1,6 +1,7 @@
 /// Where the time of one load went, step by step, as Nuke's `ImageTaskMetrics`: on
 /// ``ImageLoadResult/metrics`` and on the ``ImageManagerEvent/loadFinished(_:)`` event, for every API, the async
-/// one included.
+/// one included, and on ``ImageDataResult/metrics`` for the bytes of a variant. The wait in the downloader's queue is
+/// ``download``'s ``ImageDownloadMetrics/queued``.
 ///
 /// A step the load did not take is nil. A memory hit completed during the call has no metrics: it takes well under a
 /// microsecond, less than reading a clock twice would add.
@@ -21,11 +22,14 @@ public struct ImageLoadMetrics: Sendable, Hashable {
     /// Writing to the cache tiers, encoding a thumbnail or a transformed image included, for a load that waits
     /// for its stores (`waitStoreCache`); nil for one that does not, which completes before its stores end.
     public var store: Duration?
+    /// Encoding a variant's bytes (``ImageManager/loadImageData(url:options:context:completion:)``); an image load
+    /// encodes only to store, inside ``store``.
+    public var encode: Duration?
 
     public init(
         total: Duration = .zero, cacheLookup: Duration? = nil, load: Duration? = nil,
         download: ImageDownloadMetrics? = nil, decode: Duration? = nil, transform: Duration? = nil,
-        store: Duration? = nil
+        store: Duration? = nil, encode: Duration? = nil
     ) {
         self.total = total
         self.cacheLookup = cacheLookup
@@ -34,5 +38,6 @@ public struct ImageLoadMetrics: Sendable, Hashable {
         self.decode = decode
         self.transform = transform
         self.store = store
+        self.encode = encode
     }
 }

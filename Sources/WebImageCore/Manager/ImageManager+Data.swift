@@ -192,21 +192,28 @@ extension ImageManager {
 
     /// The bytes on disk under the variant's key, else the original's bytes or a new encoding; one per flight.
     private func makeVariant(_ plan: VariantPlan, coder: any ImageCoding, settings: Settings, flight: VariantFlights.Flight) {
-        guard plan.readsCaches else { return produce(plan, coder: coder, settings: settings, flight: flight) }
+        let clock = VariantClock()
+        guard plan.readsCaches else { return produce(plan, coder: coder, settings: settings, flight: flight, clock: clock) }
         plan.cache.diskData(forKey: plan.key) { [self] data in
             guard flight.isWanted else { return }
+            let clock = clock.lookedUp()
             if let data, let found = plan.describe(data, coder: coder) {
                 keepEncoded(found, forKey: plan.key)
-                flight.finish(.success(plan.result(found, from: .disk)))
+                var result = plan.result(found, from: .disk)
+                result.metrics = clock.metrics()
+                flight.finish(.success(result))
             } else {
-                produce(plan, coder: coder, settings: settings, flight: flight)
+                produce(plan, coder: coder, settings: settings, flight: flight, clock: clock)
             }
         }
     }
 
     /// Loads the original's bytes, or makes the variant from the image.
-    private func produce(_ plan: VariantPlan, coder: any ImageCoding, settings: Settings, flight: VariantFlights.Flight) {
-        guard plan.isOriginal else { return encode(plan, coder: coder, flight: flight) }
+    private func produce(
+        _ plan: VariantPlan, coder: any ImageCoding, settings: Settings, flight: VariantFlights.Flight, clock: VariantClock
+    ) {
+        guard plan.isOriginal else { return encode(plan, coder: coder, flight: flight, clock: clock) }
+        let loading = ContinuousClock.now
         let cancel = loadOriginalData(
             url: plan.url, options: plan.options, context: plan.context, settings: settings, key: plan.key, cache: plan.cache
         ) { [self] result in
@@ -221,6 +228,9 @@ extension ImageManager {
                 keepEncoded(found, forKey: plan.key)
                 var result = plan.result(found, from: .none)
                 result.storeError = stored.storeError
+                var metrics = clock.metrics()
+                metrics.load = ContinuousClock.now - loading
+                result.metrics = metrics
                 flight.finish(.success(result))
             }
         }
@@ -229,7 +239,7 @@ extension ImageManager {
 
     /// Loads the image (as a load would, storing the original but not the variant's image), then encodes it
     /// once on the executor, stores the bytes and hands them to the flight.
-    private func encode(_ plan: VariantPlan, coder: any ImageCoding, flight: VariantFlights.Flight) {
+    private func encode(_ plan: VariantPlan, coder: any ImageCoding, flight: VariantFlights.Flight, clock: VariantClock) {
         var context = plan.context
         // The original goes to disk as it came; the variant goes there as the bytes made here.
         context.storeCacheType = plan.isDerived ? ImageCacheType.none : .disk
@@ -246,20 +256,27 @@ extension ImageManager {
                     guard flight.isWanted else { return }
                     let made: EncodedImage
                     let encoding = ContinuousClock.now
+                    let encoded: Duration
                     do throws(WebImageError) {
                         made = try plan.encode(loaded, coder: coder)
+                        encoded = ContinuousClock.now - encoding
                         if let metrics {
                             metrics.encodes.increment()
-                            metrics.recordEncode(ContinuousClock.now - encoding)
+                            metrics.recordEncode(encoded)
                         }
                     } catch {
                         flight.finish(.failure(WebImageError(error.code, "encoding the variant \(plan.key) failed: \(error.message)")))
                         return
                     }
                     keepEncoded(made, forKey: plan.key)
+                    let storing = ContinuousClock.now
                     store(made, plan: plan) { storeError in
                         var result = plan.result(made, from: .none)
                         result.storeError = storeError
+                        result.metrics = clock.metrics(
+                            after: loaded.metrics, encode: encoded,
+                            store: plan.options.contains(.waitStoreCache) ? ContinuousClock.now - storing : nil
+                        )
                         flight.finish(.success(result))
                     }
                 }
@@ -291,5 +308,35 @@ extension ImageManager {
             if waits { completion(failure) }
         }
         if !waits { completion(nil) }
+    }
+}
+
+/// The clock of one variant's making, for ``ImageDataResult/metrics``: when it started, and how long the disk
+/// look-up of the variant's key took.
+private struct VariantClock: Sendable {
+    let started = ContinuousClock.now
+    var lookup: Duration?
+
+    /// The clock once the disk look-up has answered.
+    func lookedUp() -> VariantClock {
+        var clock = self
+        clock.lookup = ContinuousClock.now - started
+        return clock
+    }
+
+    /// The metrics so far: the total until now, and the look-up.
+    func metrics() -> ImageLoadMetrics {
+        ImageLoadMetrics(total: ContinuousClock.now - started, cacheLookup: lookup)
+    }
+
+    /// The metrics of a variant made from an image: the image load's steps, the look-up of the variant's key
+    /// added to its own, then `encode` and `store`.
+    func metrics(after load: ImageLoadMetrics?, encode: Duration, store: Duration?) -> ImageLoadMetrics {
+        var metrics = load ?? ImageLoadMetrics()
+        if let lookup { metrics.cacheLookup = (metrics.cacheLookup ?? .zero) + lookup }
+        metrics.encode = encode
+        metrics.store = store
+        metrics.total = ContinuousClock.now - started
+        return metrics
     }
 }
