@@ -22,7 +22,12 @@ import WebImageTestSupport
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("service-\(UUID().uuidString)")
         let registry = ImageCoderRegistry.makeDefault()
         cache = ImageCache(namespace: "service", root: directory, coder: registry)
-        downloader = ImageDownloader(coder: registry)
+        // Timeouts longer than any wait of the tests: their held responses send nothing until the test says so,
+        // which on a loaded machine may take longer than the default stall timeout.
+        var config = ImageDownloaderConfig()
+        config.stallTimeout = 120
+        config.downloadTimeout = 120
+        downloader = ImageDownloader(config: config, coder: registry)
         manager = ImageManager(cache: cache, loader: ImageLoaders([DataURLImageLoader(coder: registry), downloader]), coder: registry)
     }
 
