@@ -9,7 +9,10 @@ import Foundation
 ///
 /// Every completion runs exactly once, on the context's callback queue (``CallbackQueue/default`` when it has
 /// none), never on a cache's own queues.
-public protocol ImageCaching: Sendable {
+///
+/// A cache is a shared service with an identity, as in Nuke: only classes conform, so that a manager holds a cache
+/// as one reference and asks its memory tier without unboxing it.
+public protocol ImageCaching: AnyObject, Sendable {
     /// The image the memory tier holds under `key`, as a query with `options` would hand it out, read during the
     /// call: no thread switch, no disk access, no callback. `framesOnDemand` says whether the caller wants an
     /// animation decoded frame by frame (with `matchAnimatedImageClass`, an image decoded otherwise is a miss).
