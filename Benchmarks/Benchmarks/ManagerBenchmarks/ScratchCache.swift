@@ -1,4 +1,6 @@
+import CoreMetrics
 import Foundation
+import Logging
 import WebImage
 
 /// An ImageCache with the default configuration and the shared coder registry, in a directory of its own under the
@@ -9,11 +11,14 @@ final class ScratchCache: Sendable {
     let root: URL
     let cache: ImageCache
 
-    init(_ label: String) {
+    /// A fresh cache; `logger` and `metricsFactory` as ``ImageCache``'s own parameters.
+    init(_ label: String, logger: Logger? = nil, metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         let parent = ProcessInfo.processInfo.environment["WEBIMAGE_BENCHMARK_CACHE_ROOT"]
             .map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.temporaryDirectory
         root = parent.appendingPathComponent("webimage-manager-benchmark-\(label)-\(UUID().uuidString)", isDirectory: true)
-        cache = ImageCache(namespace: "images", root: root, coder: ImageCoderRegistry.shared)
+        cache = ImageCache(
+            namespace: "images", root: root, coder: ImageCoderRegistry.shared, metricsFactory: metricsFactory, logger: logger
+        )
     }
 
     /// Fails the benchmark unless the disk tier holds `count` entries (waiting for its IO queue).
