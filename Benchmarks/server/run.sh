@@ -75,12 +75,21 @@ cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   [[ -f $work/nginx/nginx.pid ]] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
   wait 2>/dev/null || true
+  # The caches of the previous run, deleted only now that every measurement is done (see below).
+  rm -rf "$work/trash"
 }
 trap cleanup EXIT
 
 # One nginx: the origin (any /v/<tag>/imgN.jpg is imgN.jpg, so that every cold request names a new source), and
 # the static thumbnails.
-rm -rf "$work/nginx" "$work/cache-ours" "$work/cache-thumbor" "$work/cache-python"
+# The previous run's caches (tens of thousands of files) are moved aside, not deleted: on ext4, creating files in
+# the minutes after many were deleted makes the kernel step over each recently deleted inode, which would charge
+# the cold runs (every request writes files) for this script's own clean-up. They are deleted at the end; leave a
+# few minutes between runs.
+mkdir -p "$work/trash"
+for dir in nginx cache-ours cache-thumbor cache-python; do
+  [[ -e $work/$dir ]] && mv "$work/$dir" "$work/trash/$dir-$(date +%s%N)"
+done
 mkdir -p "$work/nginx"
 cat >"$work/nginx/nginx.conf" <<EOF
 worker_processes 2;
