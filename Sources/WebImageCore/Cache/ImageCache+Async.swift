@@ -40,16 +40,16 @@ extension ImageCache {
         }
         var context = context
         context.callbackQueue = .inline
-        let box = QueryTokenBox()
+        let pending = PendingCancellation<CacheQueryToken> { $0.cancel() }
         let result: Result<ImageCacheQueryResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let token = query(key: key, options: options, context: context, cacheType: cacheType) { result in
                     continuation.resume(returning: result)
                 }
-                box.set(token)
+                pending.set(token)
             }
         } onCancel: {
-            box.cancel()
+            pending.cancel()
         }
         return try result.get()
     }
@@ -114,27 +114,5 @@ extension ImageCache {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             removeExpiredData(callbackQueue: .inline) { continuation.resume() }
         }
-    }
-}
-
-/// Settles the race between starting a query and cancelling the task that waits for it: whichever comes second
-/// cancels the token.
-private final class QueryTokenBox: Sendable {
-    private let state = Locked<(token: CacheQueryToken?, cancelled: Bool)>((nil, false))
-
-    func set(_ token: CacheQueryToken) {
-        let cancelled = state.withLock { state in
-            state.token = token
-            return state.cancelled
-        }
-        if cancelled { token.cancel() }
-    }
-
-    func cancel() {
-        let token = state.withLock { state in
-            state.cancelled = true
-            return state.token
-        }
-        token?.cancel()
     }
 }

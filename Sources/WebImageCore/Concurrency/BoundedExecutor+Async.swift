@@ -13,13 +13,13 @@ extension BoundedExecutor {
     ) async throws(WebImageError) -> Success {
         guard !Task.isCancelled else { throw WebImageError(.cancelled, cancellationMessage()) }
         let cancellationError = WebImageError(.cancelled, cancellationMessage())
-        let box = LatchBox<Success>()
+        let pending = PendingCancellation<CompletionLatch<Success>> { $0.cancel() }
         let result: Result<Success, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let latch = CompletionLatch<Success>(callbackQueue: .inline, cancellationError: cancellationError) {
                     continuation.resume(returning: $0)
                 }
-                box.set(latch)
+                pending.set(latch)
                 submit {
                     guard !latch.isDone else { return }
                     let result: Result<Success, WebImageError>
@@ -32,30 +32,8 @@ extension BoundedExecutor {
                 }
             }
         } onCancel: {
-            box.cancel()
+            pending.cancel()
         }
         return try result.get()
-    }
-}
-
-/// Settles the race between submitting work and cancelling the task that waits for it: whichever comes second
-/// cancels the latch.
-private final class LatchBox<Success: Sendable>: Sendable {
-    private let state = Locked<(latch: CompletionLatch<Success>?, cancelled: Bool)>((nil, false))
-
-    func set(_ latch: CompletionLatch<Success>) {
-        let cancelled = state.withLock { state in
-            state.latch = latch
-            return state.cancelled
-        }
-        if cancelled { latch.cancel() }
-    }
-
-    func cancel() {
-        let latch = state.withLock { state in
-            state.cancelled = true
-            return state.latch
-        }
-        latch?.cancel()
     }
 }

@@ -61,17 +61,17 @@ extension ImageManager {
         url: URL?, options: ImageOptions, context: ImageContext
     ) async throws(WebImageError) -> ImageLoadResult {
         let context = context.onInlineQueue
-        let box = OperationBox()
+        let pending = PendingCancellation<ImageLoadOperation> { $0.cancel() }
         let result: Result<ImageLoadResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let operation = loadImage(url: url, options: options, context: context) { result in
                     if case .success(let loaded) = result, !loaded.isFinal { return }
                     continuation.resume(returning: result)
                 }
-                box.set(operation)
+                pending.set(operation)
             }
         } onCancel: {
-            box.cancel()
+            pending.cancel()
         }
         return try result.get()
     }
@@ -92,8 +92,8 @@ extension ImageManager {
         let (stream, continuation) = AsyncThrowingStream<ImageLoadEvent, any Error>.makeStream()
         // Set before the load starts: a load that ends during the call finishes the stream at once, and a handler
         // set after that would be kept by the finished stream, with the operation it holds.
-        let box = OperationBox()
-        continuation.onTermination = { _ in box.cancel() }
+        let pending = PendingCancellation<ImageLoadOperation> { $0.cancel() }
+        continuation.onTermination = { _ in pending.cancel() }
         let operation = loadImage(url: url, options: options, context: context) { progress in
             continuation.yield(.progress(progress))
             if let partial = progress.partialImage { continuation.yield(.partialImage(partial)) }
@@ -108,30 +108,8 @@ extension ImageManager {
                 continuation.finish(throwing: error)
             }
         }
-        box.set(operation)
+        pending.set(operation)
         return stream
-    }
-}
-
-/// Settles the race between starting a load and cancelling the task that waits for it: whichever comes second
-/// cancels the operation.
-private final class OperationBox: Sendable {
-    private let state = Locked<(operation: ImageLoadOperation?, cancelled: Bool)>((nil, false))
-
-    func set(_ operation: ImageLoadOperation) {
-        let cancelled = state.withLock { state in
-            state.operation = operation
-            return state.cancelled
-        }
-        if cancelled { operation.cancel() }
-    }
-
-    func cancel() {
-        let operation = state.withLock { state in
-            state.cancelled = true
-            return state.operation
-        }
-        operation?.cancel()
     }
 }
 

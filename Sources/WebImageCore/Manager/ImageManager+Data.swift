@@ -136,24 +136,15 @@ extension ImageManager {
         // A hit returns at once, with no continuation.
         let lookup = url.map { encodedMemoryLookup($0, options: options, context: context) } ?? .notApplicable
         if case .hit(let hit) = lookup { return hit }
-        let box = Locked<(operation: ImageDataOperation?, cancelled: Bool)>((nil, false))
+        let pending = PendingCancellation<ImageDataOperation> { $0.cancel() }
         let result: Result<ImageDataResult, WebImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let operation = startDataLoad(url: url, options: options, context: context, lookup: lookup) {
+                pending.set(startDataLoad(url: url, options: options, context: context, lookup: lookup) {
                     continuation.resume(returning: $0)
-                }
-                let cancelled = box.withLock { box in
-                    box.operation = operation
-                    return box.cancelled
-                }
-                if cancelled { operation.cancel() }
+                })
             }
         } onCancel: {
-            let operation = box.withLock { box in
-                box.cancelled = true
-                return box.operation
-            }
-            operation?.cancel()
+            pending.cancel()
         }
         return try result.get()
     }
