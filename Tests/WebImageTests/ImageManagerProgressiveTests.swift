@@ -186,6 +186,45 @@ import WebImageCore
         }
     }
 
+    /// A 1200 x 1200 opaque PNG of noise, which zlib cannot shrink: half the body holds about half the rows.
+    private static func largePNG() throws -> [UInt8] {
+        let pixels = try PixelBuffer(width: 1200, height: 1200) { bytes in
+            var random = SplitMix64(seed: 7)
+            let words = bytes.bindMemory(to: UInt64.self)
+            for index in words.indices { words[index] = random.next() | 0xFF00_0000_FF00_0000 }
+        }
+        return Array(try ImageCoderRegistry.makeDefault().encode(Image(pixels: pixels, hasAlpha: false), as: .png))
+    }
+
+    /// SDWebImage decodes the partial images of a scaled-down load at the scaled-down size, as it does the final one.
+    @Test(arguments: [nil, 1_440_000] as [Int?])
+    func scaledDownLoadsStillGetPartialImages(limitBytes: Int?) async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness(patient: true)
+            let half = TestHTTPHalfBody(on: server, path: "/large.png", body: try Self.largePNG(), contentType: "image/png")
+            var context = ImageContext()
+            context.scaleDownLimitBytes = limitBytes
+            let source = PixelSize(width: 1200, height: 1200)
+            let expected = limitBytes.map { source.scaled(toLimitBytes: $0) } ?? source
+            #expect(limitBytes == nil || expected.width < source.width)
+            let url = server.url("/large.png")
+            let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
+            harness.manager.loadImage(url: url, options: [.progressiveLoad, .scaleDownLargeImages], context: context) { result in
+                received.withLock { $0.append(result) }
+            }
+            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { !$0.isEmpty } }, "a partial image came")
+            half.release()
+            let isFinal: @Sendable (Result<ImageLoadResult, WebImageError>) -> Bool = {
+                if case .success(let loaded) = $0 { loaded.isFinal } else { true }
+            }
+            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { $0.contains(where: isFinal) } })
+            let (partials, final) = try split(received.withLock { $0 })
+            #expect(!partials.isEmpty)
+            for partial in partials { #expect(partial.pixelSize == expected) }
+            #expect(final.image.pixelSize == expected)
+        }
+    }
+
     @Test func theAsyncStreamYieldsPartialImagesOnceEach() async throws {
         try await withTestHTTPServer { server in
             // Half the body, held until the stream has yielded a partial image (or, so that the test ends, 60 s).

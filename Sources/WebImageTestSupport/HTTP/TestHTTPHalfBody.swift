@@ -24,6 +24,17 @@ public final class TestHTTPHalfBody: Sendable {
         }
     }
 
+    /// Registers `path` on `server`, serving `body` (with its Content-Length) the same way: the first half at once,
+    /// the rest on ``release()``. For bodies made by a test rather than read from a fixture.
+    public init(on server: TestHTTPServer, path: String, body: [UInt8], contentType: String) {
+        server.routes.register(path) { [weak self] _, responder in
+            responder.writeHead(status: 200, headers: [("Content-Type", contentType), ("Content-Length", String(body.count))])
+            let half = body.count / 2
+            self?.held.withLock { $0 = (responder, Array(body[half...])) }
+            responder.writeBody(body[..<half])
+        }
+    }
+
     /// Whether a request is waiting for the rest of its body.
     public var isHolding: Bool {
         held.withLock { $0 != nil }
