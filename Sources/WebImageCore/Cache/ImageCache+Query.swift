@@ -62,7 +62,8 @@ extension ImageCache {
 
         if options.contains(.queryDiskDataSync) {
             let image = diskCache.data(forKey: key).flatMap { data in
-                decodeDiskData(data, plan: plan).map { ImageCacheQueryResult(image: $0, data: data, cacheType: .disk) }
+                decodeDiskData(data, plan: plan, extendedObject: diskExtendedObject(forKey: key))
+                    .map { ImageCacheQueryResult(image: $0, data: data, cacheType: .disk) }
             }
             latch.finish(.success(image ?? .miss), duringCall: true)
             return token
@@ -104,10 +105,11 @@ extension ImageCache {
                 deliver(.miss)
                 return
             }
+            let extendedObject = ImageCacheEntryExtras.extendedObject(in: store.extendedData(forKey: plan.key))
             guard isWanted() else { return }
             executor.submit { [self] in
                 guard isWanted() else { return }
-                let image = decodeDiskData(data, plan: plan)
+                let image = decodeDiskData(data, plan: plan, extendedObject: extendedObject)
                 deliver(image.map { ImageCacheQueryResult(image: $0, data: data, cacheType: .disk) } ?? .miss)
             }
         }

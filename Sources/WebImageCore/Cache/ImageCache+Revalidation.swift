@@ -14,15 +14,15 @@ extension ImageCache {
         return try? JSONDecoder().decode(ImageRevalidation.self, from: data)
     }
 
-    /// Keeps `revalidation` in the extended data of `key`'s disk entry, as JSON, on the IO queue; does nothing
-    /// when the entry does not exist. Returns at once; `completion` runs on the IO queue once that is done.
+    /// Keeps `revalidation` in the extended data of `key`'s disk entry, as JSON, on the IO queue, beside the
+    /// entry's ``Image/extendedObject``; does nothing when the entry does not exist. Returns at once;
+    /// `completion` runs on the IO queue once that is done.
     public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)? = nil) {
-        guard let data = try? JSONEncoder().encode(revalidation) else {
-            completion?()
-            return
-        }
         diskCache.perform { store in
-            try? store.setExtendedData(data, forKey: key)
+            var extras = ImageCacheEntryExtras(store.extendedData(forKey: key))
+            extras.entityTag = revalidation.entityTag
+            extras.lastModified = revalidation.lastModified
+            try? store.setExtendedData(extras.encoded, forKey: key)
             completion?()
         }
     }

@@ -12,7 +12,8 @@ extension ImageCache {
     ///   visible to queries before this method returns. It is skipped when the config keeps no images in memory.
     /// - The disk write happens on the IO queue, atomically. Without `data`, the image is encoded first, on the
     ///   executor, with the context's coder and encode options, in the image's own format, else GIF for an
-    ///   animation, PNG with alpha, JPEG otherwise.
+    ///   animation, PNG with alpha, JPEG otherwise. The image's ``Image/extendedObject``, when it has one, goes
+    ///   into the entry's extended data after the write, as SDWebImage archives `sd_extendedObject`.
     ///
     /// - Parameter completion: Runs once the tiers asked for are written (during the call when memory alone was
     ///   asked for), on the context's callback queue; a failed disk write or encode is `diskIO` or the
@@ -46,8 +47,9 @@ extension ImageCache {
             complete(.success(()), true)
             return
         }
+        let extendedObject = image?.extendedObject
         if let data {
-            write(data, forKey: key, complete: complete)
+            write(data, forKey: key, extendedObject: extendedObject, complete: complete)
             return
         }
         guard let image else { return }
@@ -65,7 +67,7 @@ extension ImageCache {
                     metrics.encodes.increment()
                     metrics.recordEncode(ContinuousClock.now - encoding)
                 }
-                write(data, forKey: key, complete: complete)
+                write(data, forKey: key, extendedObject: extendedObject, complete: complete)
             } catch {
                 warningLog?.warning("encoding for the disk failed", metadata: [
                     "key": LogMetadata.key(key), "error_code": "\(error.code)", "error": "\(CredentialRedaction.redacting(error.message))",
@@ -75,12 +77,23 @@ extension ImageCache {
         }
     }
 
-    private func write(_ data: Data, forKey key: String, complete: @escaping @Sendable (Result<Void, WebImageError>, Bool) -> Void) {
+    private func write(
+        _ data: Data,
+        forKey key: String,
+        extendedObject: Data?,
+        complete: @escaping @Sendable (Result<Void, WebImageError>, Bool) -> Void
+    ) {
         diskCache.perform { [metrics, debugLog, warningLog] store in
             let writing = ContinuousClock.now
             let evictedBefore = store.evictions
             do throws(WebImageError) {
                 try store.setData(data, forKey: key)
+                if let extendedObject {
+                    // A new entry has no extended data: the object is all there is to keep.
+                    var extras = ImageCacheEntryExtras()
+                    extras.extendedObject = extendedObject
+                    try store.setExtendedData(extras.encoded, forKey: key)
+                }
                 if let metrics {
                     metrics.recordDiskWrite(ContinuousClock.now - writing)
                     metrics.recordTier(.disk, bytes: store.totalSize, entries: store.totalCount, evictions: store.evictions)

@@ -118,7 +118,7 @@ public final class ImageCache: ImageCaching, Sendable {
     public func imageFromDisk(forKey key: String, options: ImageOptions = [], context: ImageContext = ImageContext()) -> Image? {
         guard !key.isEmpty, let data = diskCache.data(forKey: key) else { return nil }
         let plan = QueryPlan(cache: self, key: key, options: options, context: context)
-        return decodeDiskData(data, plan: plan)
+        return decodeDiskData(data, plan: plan, extendedObject: diskExtendedObject(forKey: key))
     }
 
     /// The image in memory, else on disk (see ``imageFromDisk(forKey:options:context:)``).
@@ -153,10 +153,16 @@ public final class ImageCache: ImageCaching, Sendable {
 
     // MARK: Decoding
 
-    /// Decodes disk data for `plan`, records the options, and writes the image back to memory as the plan says.
-    /// Data that cannot be decoded is removed from disk (a corrupt entry), except when only a limit refused it.
-    func decodeDiskData(_ data: Data, plan: QueryPlan) -> Image? {
-        let image: Image
+    /// The extended object kept with `key`'s disk entry; reads on the IO queue and waits.
+    func diskExtendedObject(forKey key: String) -> Data? {
+        ImageCacheEntryExtras.extendedObject(in: diskCache.extendedData(forKey: key))
+    }
+
+    /// Decodes disk data for `plan`, puts the entry's `extendedObject` on the image, records the options, and
+    /// writes the image back to memory as the plan says. Data that cannot be decoded is removed from disk (a
+    /// corrupt entry), except when only a limit refused it.
+    func decodeDiskData(_ data: Data, plan: QueryPlan, extendedObject: Data?) -> Image? {
+        var image: Image
         do {
             image = try plan.coder.decodeForLoad(data, options: plan.decodeOptions)
         } catch {
@@ -169,6 +175,7 @@ public final class ImageCache: ImageCaching, Sendable {
             }
             return nil
         }
+        if let extendedObject { image = image.withExtendedObject(extendedObject) }
         if plan.writesBackToMemory {
             memoryCache.setImage(image, forKey: plan.memoryKey)
         }

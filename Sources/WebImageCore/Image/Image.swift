@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A decoded image: RGBA pixels, 8 bits a channel, and for an animation its frames, durations and loop count.
 ///
 /// `Image` is immutable and `Sendable`: share it between threads and caches freely. The pixels are stored once:
@@ -35,6 +41,14 @@ public final class Image: Sendable {
     /// (``ImageDecodeOptions/framesOnDemand``): ``frames`` then holds only the first frame, and the animation hands
     /// out the others as they are needed. Nil for a still image or an animation decoded whole.
     public let animation: AnimatedImage?
+    /// Whether a transformer made this image, as SDWebImage's `sd_isTransformed`: the manager sets it on what an
+    /// ``ImageTransforming`` returns, partial images included.
+    public let isTransformed: Bool
+    /// Bytes of the caller's own that travel with the image, as SDWebImage's `sd_extendedObject`: the cache writes
+    /// them to the disk entry's extended data when it stores the image, and a disk hit gives them back on the image
+    /// it decodes. Encode any value you like into them (JSON, a property list). A transformed image keeps the
+    /// bytes of the image it was made from unless the transformer gave it its own.
+    public let extendedObject: Data?
 
     /// Creates an image from frames.
     ///
@@ -48,7 +62,9 @@ public final class Image: Sendable {
         orientation: ImageOrientation = .up,
         isIncremental: Bool = false,
         decodeOptions: ImageDecodeOptions? = nil,
-        animation: AnimatedImage? = nil
+        animation: AnimatedImage? = nil,
+        isTransformed: Bool = false,
+        extendedObject: Data? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         let size = frames[0].pixels.size
@@ -62,6 +78,8 @@ public final class Image: Sendable {
         self.isIncremental = isIncremental
         self.decodeOptions = decodeOptions
         self.animation = animation
+        self.isTransformed = isTransformed
+        self.extendedObject = extendedObject
         var cost = Image.cost(of: frames)
         if let animation, animation.isAllFramesLoaded {
             cost = max(cost, animation.framePool.byteCount)
@@ -90,15 +108,34 @@ public final class Image: Sendable {
 
     /// The same image (its pixel buffers shared, not copied) with `decodeOptions` recorded.
     public func recording(decodeOptions: ImageDecodeOptions) -> Image {
-        sharingPixels(isIncremental: isIncremental, decodeOptions: decodeOptions)
+        sharingPixels(decodeOptions: decodeOptions)
     }
 
     /// The same image (its pixel buffers shared, not copied) marked as a partial image of a progressive load.
     public func markedIncremental() -> Image {
-        isIncremental ? self : sharingPixels(isIncremental: true, decodeOptions: decodeOptions)
+        isIncremental ? self : sharingPixels(isIncremental: true)
     }
 
-    private func sharingPixels(isIncremental: Bool, decodeOptions: ImageDecodeOptions?) -> Image {
+    /// The same image (its pixel buffers shared, not copied) carrying `extendedObject` in ``extendedObject``; nil
+    /// takes it away.
+    public func withExtendedObject(_ extendedObject: Data?) -> Image {
+        extendedObject == self.extendedObject ? self : sharingPixels(extendedObject: .some(extendedObject))
+    }
+
+    /// This image as a transformer's result made from `source`: marked ``isTransformed``, and carrying the
+    /// source's ``extendedObject`` when it has none of its own (SDWebImage's `preserveImageMetadata`).
+    package func markedTransformed(from source: Image) -> Image {
+        let extended = extendedObject ?? source.extendedObject
+        if isTransformed, extended == extendedObject { return self }
+        return sharingPixels(isTransformed: true, extendedObject: .some(extended))
+    }
+
+    private func sharingPixels(
+        isIncremental: Bool? = nil,
+        decodeOptions: ImageDecodeOptions?? = nil,
+        isTransformed: Bool? = nil,
+        extendedObject: Data?? = nil
+    ) -> Image {
         Image(
             frames: frames,
             loopCount: loopCount,
@@ -106,9 +143,11 @@ public final class Image: Sendable {
             format: format,
             hasAlpha: hasAlpha,
             orientation: orientation,
-            isIncremental: isIncremental,
-            decodeOptions: decodeOptions,
-            animation: animation
+            isIncremental: isIncremental ?? self.isIncremental,
+            decodeOptions: decodeOptions ?? self.decodeOptions,
+            animation: animation,
+            isTransformed: isTransformed ?? self.isTransformed,
+            extendedObject: extendedObject ?? self.extendedObject
         )
     }
 
@@ -122,7 +161,9 @@ public final class Image: Sendable {
             hasAlpha: hasAlpha,
             orientation: orientation,
             isIncremental: isIncremental,
-            decodeOptions: decodeOptions
+            decodeOptions: decodeOptions,
+            isTransformed: isTransformed,
+            extendedObject: extendedObject
         )
     }
 
@@ -156,7 +197,9 @@ public final class Image: Sendable {
             hasAlpha: hasAlpha,
             orientation: orientation,
             isIncremental: isIncremental,
-            decodeOptions: decodeOptions
+            decodeOptions: decodeOptions,
+            isTransformed: isTransformed,
+            extendedObject: extendedObject
         )
     }
 

@@ -198,7 +198,7 @@ final class ImageLoadJob: Sendable {
                 operation.deliverPartial {
                     var partial = decoded
                     if let transformer, !partial.isAnimated || transformsAnimations {
-                        partial = transformer.transform(image: partial, key: key)?.markedIncremental() ?? partial
+                        partial = transformer.transform(image: partial, key: key)?.markedTransformed(from: partial).markedIncremental() ?? partial
                     }
                     var shown = report
                     shown.partialImage = partial

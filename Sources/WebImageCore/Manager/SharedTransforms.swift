@@ -57,7 +57,7 @@ final class SharedTransforms: Sendable {
             executor.submit { [self] in
                 // Transformers work on frames in memory: an animation decoded on demand is decoded whole first.
                 let whole = image.animation == nil ? image : (try? image.withAllFrames()) ?? image
-                let result = transformer.transform(image: whole, key: key)
+                let result = transformer.transform(image: whole, key: key)?.markedTransformed(from: image)
                 // Remembered before the flight ends, so that a caller coming in between finds one or the other.
                 recent.withLock { remember(Done(source: image, result: result, keptSource: result == nil), for: id, in: &$0) }
                 flight.finish(result)
