@@ -107,4 +107,42 @@ import WebImageTestSupport
             #expect(again.image.isTransformed)
         }
     }
+
+    /// A coder that decodes with the registry and records the custom options it was handed.
+    private final class RecordingCoder: ImageCoding, Sendable {
+        let registry = ImageCoderRegistry.makeDefault()
+        let seen = Locked<[[String: ImageCoderOptionValue]]>([])
+        func canDecode(_ data: Data) -> Bool { registry.canDecode(data) }
+        func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
+            seen.withLock { $0.append(options.custom) }
+            return try registry.decode(data, options: options)
+        }
+        func canEncode(to format: ImageFormat) -> Bool { registry.canEncode(to: format) }
+        func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
+            try registry.encode(image, as: format, options: options)
+        }
+    }
+
+    @Test func customDecodeOptionsReachTheCoderThroughTheContext() async throws {
+        try await withTestHTTPServer { server in
+            let harness = ManagerHarness()
+            let coder = RecordingCoder()
+            var decodeOptions = ImageDecodeOptions()
+            decodeOptions.custom = ["tone": .string("warm"), "level": .int(3)]
+            var context = ImageContext()
+            context.imageCoder = coder
+            context.decodeOptions = decodeOptions
+            let url = server.url("/image/png/rgb8.png")
+            let loaded = try await harness.load(url, context: context).get()
+            #expect(coder.seen.withLock { $0 } == [decodeOptions.custom], "the network decode saw them")
+            #expect(loaded.image.decodeOptions?.custom == decodeOptions.custom, "and they stay on the image")
+
+            // A disk hit decodes with them too.
+            harness.cache.memoryCache.removeAll()
+            let fromDisk = try await harness.load(url, context: context).get()
+            #expect(fromDisk.cacheType == .disk)
+            #expect(coder.seen.withLock { $0.count } == 2)
+            #expect(coder.seen.withLock { $0.last } == decodeOptions.custom)
+        }
+    }
 }

@@ -74,6 +74,11 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// With ``framesOnDemand``: decode every frame before the image is delivered and keep them (SDWebImage's
     /// `preloadAllFrames`).
     public var preloadsAllFrames: Bool = false
+    /// Options of your own for a coder of your own, by name, as SDWebImage passes the keys of
+    /// `SDWebImageContextImageDecodeOptions` it does not know through to coders. The library's coders ignore
+    /// them; they are part of the options' identity, so decodes with different custom options are never shared,
+    /// and they stay in ``Image/decodeOptions``.
+    public var custom: [String: ImageCoderOptionValue] = [:]
 
     /// Creates options with the defaults.
     public init() {}

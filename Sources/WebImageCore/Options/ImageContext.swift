@@ -32,7 +32,8 @@ public struct ImageContext: Sendable {
     public var decryptor: ImageDataDecryptor?
     /// The validators of a cached copy, to make the request conditional.
     public var revalidation: ImageRevalidation?
-    /// Base decode options; the fields below override the same settings.
+    /// Base decode options, as SDWebImage's `imageDecodeOptions`: the fields below override the same settings,
+    /// and ``ImageDecodeOptions/custom`` reaches the coder untouched.
     public var decodeOptions: ImageDecodeOptions?
     /// The image's scale; values below 1 are ignored (the scale then comes from an `@2x`/`@3x` key).
     public var scaleFactor: Double?
