@@ -8,7 +8,10 @@ private final class Log: Sendable {
     private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     func removeAll() { entries.withLock { $0.removeAll() } }
-    var all: [String] { entries.withLock { $0 } }
+    /// What the caches were asked, without their answers.
+    var all: [String] { entries.withLock { $0 }.filter { !$0.hasSuffix(" answered") } }
+    /// What the caches were asked, and when they answered a query.
+    var withAnswers: [String] { entries.withLock { $0 } }
 }
 
 /// A cache that answers from a dictionary, asynchronously, and records what it was asked.
@@ -17,10 +20,14 @@ private final class RecordingCache: ImageCaching, Sendable {
     private let images: Locked<[String: Image]>
     let log: Log
 
-    init(_ name: String, images: [String: Image] = [:], log: Log) {
+    /// How long a query takes to answer.
+    let delay: Duration
+
+    init(_ name: String, images: [String: Image] = [:], log: Log, delay: Duration = .milliseconds(5)) {
         self.name = name
         self.images = Locked(images)
         self.log = log
+        self.delay = delay
     }
 
     func has(_ key: String) -> Bool { images.withLock { $0[key] != nil } }
@@ -30,7 +37,9 @@ private final class RecordingCache: ImageCaching, Sendable {
         log.append("\(name) query \(key)")
         let latch = CompletionLatch<ImageCacheQueryResult>(callbackQueue: context.callbackQueue ?? .default, handler: completion)
         let image = images.withLock { $0[key] }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [log, name] in
+            log.append("\(name) answered")
             latch.finish(.success(ImageCacheQueryResult(image: image, cacheType: image == nil ? .none : .disk)))
         }
         return CacheQueryToken(key: key, latch: latch)
@@ -123,5 +132,107 @@ private final class RecordingCache: ImageCaching, Sendable {
         #expect(try await query(caches, "k").get().image == nil)
         caches.caches = [RecordingCache("late", images: ["k": try image()], log: log)]
         #expect(try await query(caches, "k").get().image != nil)
+    }
+
+    @Test func aConcurrentQueryAsksEveryCacheAtOnceAndTheFirstImageWins() async throws {
+        let stored = try image()
+        let slow = RecordingCache("local", log: log, delay: .seconds(2))
+        let shared = RecordingCache("shared", images: ["k": stored], log: log)
+        let caches = ImageCaches([slow, shared])
+        caches.queryPolicy = .concurrent
+        let found = try await query(caches, "k").get()
+        #expect(found.image === stored)
+        // Both were asked before the slow one answered: the hit did not wait for it.
+        #expect(Array(log.withAnswers.prefix(2)) == ["local query k", "shared query k"])
+        #expect(!log.withAnswers.contains("local answered"))
+
+        // A miss everywhere waits for every cache.
+        log.removeAll()
+        let fast = ImageCaches([RecordingCache("a", log: log), RecordingCache("b", log: log)])
+        fast.queryPolicy = .concurrent
+        #expect(try await query(fast, "absent").get().image == nil)
+        #expect(Set(log.withAnswers) == ["a query absent", "b query absent", "a answered", "b answered"])
+    }
+
+    @Test func theOnlyPoliciesAskOneCache() async throws {
+        let stored = try image()
+        let local = RecordingCache("local", images: ["k": stored], log: log)
+        let shared = RecordingCache("shared", log: log)
+        let caches = ImageCaches([local, shared])
+        caches.queryPolicy = .lowestOnly
+        #expect(try await query(caches, "k").get().image == nil, "the lowest cache alone was asked, and has nothing")
+        #expect(log.all == ["shared query k"])
+
+        log.removeAll()
+        caches.queryPolicy = .highestOnly
+        #expect(try await query(caches, "k").get().image === stored)
+        #expect(log.all == ["local query k"])
+
+        log.removeAll()
+        caches.removePolicy = .lowestOnly
+        await withCheckedContinuation { continuation in caches.remove(key: "k", cacheType: .all) { continuation.resume() } }
+        #expect(log.all == ["shared remove k"])
+        #expect(local.has("k"))
+
+        log.removeAll()
+        caches.containsPolicy = .lowestOnly
+        let found: ImageCacheType = await withCheckedContinuation { continuation in
+            caches.contains(key: "k", cacheType: .all) { continuation.resume(returning: $0) }
+        }
+        #expect(found == .none, "only the lowest cache was asked")
+    }
+
+    @Test(arguments: [ImageCachesOperationPolicy.concurrent, .serial])
+    func storesWriteThroughEveryCache(policy: ImageCachesOperationPolicy) async throws {
+        let local = RecordingCache("local", log: log)
+        let shared = RecordingCache("shared", log: log)
+        let caches = ImageCaches([local, shared])
+        caches.storePolicy = policy
+        let result: Result<Void, WebImageError> = await withCheckedContinuation { continuation in
+            caches.store(try? image(), data: nil, key: "k", options: [], context: ImageContext(), cacheType: .all) {
+                continuation.resume(returning: $0)
+            }
+        }
+        #expect((try? result.get()) != nil)
+        #expect(local.has("k") && shared.has("k"))
+        if policy == .serial { #expect(log.all == ["local store k", "shared store k"]) }
+
+        log.removeAll()
+        caches.clearPolicy = policy
+        await withCheckedContinuation { continuation in caches.clear(cacheType: .all) { continuation.resume() } }
+        #expect(!local.has("k") && !shared.has("k"))
+        if policy == .serial { #expect(log.all == ["local clear", "shared clear"]) }
+    }
+
+    @Test func aFailedStoreIsReportedOnceEveryStoreHasFinished() async throws {
+        let failing = MockImageCache(looksUpMemoryDuringCall: false)
+        failing.failStores(with: WebImageError(.diskIO, "the disk is full"))
+        let other = RecordingCache("other", log: log)
+        let caches = ImageCaches([failing, other])
+        caches.storePolicy = .concurrent
+        let result: Result<Void, WebImageError> = await withCheckedContinuation { continuation in
+            caches.store(try? image(), data: nil, key: "k", options: [], context: ImageContext(), cacheType: .all) {
+                continuation.resume(returning: $0)
+            }
+        }
+        if case .failure(let error) = result { #expect(error.code == .diskIO) } else { Issue.record("expected the store to fail") }
+        #expect(other.has("k"), "the other cache still stored it")
+    }
+
+    @Test func aConcurrentContainsCheckAnswersOnceWithTheFirstCacheThatHasTheKey() async throws {
+        let caches = ImageCaches([RecordingCache("a", log: log), RecordingCache("b", images: ["k": try image()], log: log)])
+        caches.containsPolicy = .concurrent
+        let calls = Locked<[ImageCacheType]>([])
+        await withCheckedContinuation { continuation in
+            caches.contains(key: "k", cacheType: .all) { found in
+                calls.withLock { $0.append(found) }
+                continuation.resume()
+            }
+        }
+        let missing: ImageCacheType = await withCheckedContinuation { continuation in
+            caches.contains(key: "absent", cacheType: .all) { continuation.resume(returning: $0) }
+        }
+        #expect(calls.withLock { $0 } == [.disk])
+        #expect(missing == .none)
     }
 }
