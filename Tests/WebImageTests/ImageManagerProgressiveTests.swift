@@ -48,6 +48,24 @@ import WebImageCore
         return (partials, try results[finalIndex].get())
     }
 
+    /// Loads `url`, whose body `half` holds at half, releases the rest once a partial image has come (however slow
+    /// the machine, one comes first), and returns the partial images and the final result.
+    private func loadReleasingAfterAPartial(
+        _ harness: ManagerHarness, _ url: URL, half: TestHTTPHalfBody, options: ImageOptions, context: ImageContext
+    ) async throws -> (partials: [Image], final: ImageLoadResult) {
+        let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
+        harness.manager.loadImage(url: url, options: options, context: context) { result in
+            received.withLock { $0.append(result) }
+        }
+        #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { !$0.isEmpty } }, "a partial image came")
+        half.release()
+        let isFinal: @Sendable (Result<ImageLoadResult, WebImageError>) -> Bool = {
+            if case .success(let loaded) = $0 { loaded.isFinal } else { true }
+        }
+        #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { $0.contains(where: isFinal) } })
+        return try split(received.withLock { $0 })
+    }
+
     @Test(arguments: [
         "jpeg/photo-progressive.jpg",   // a whole frame after each scan, sharper each time
         "jpeg/photo.jpg",               // baseline: rows as they arrive
@@ -119,24 +137,13 @@ import WebImageCore
 
     @Test func partialImagesAreTransformedLikeTheFinalOne() async throws {
         try await withTestHTTPServer { server in
-            // Half the body, held until a partial image has come: however slow the machine, one comes first.
             let harness = harness(patient: true)
             let half = TestHTTPHalfBody(on: server)
             let transformer = PaintTransformer()
             var context = ImageContext()
             context.imageTransformer = transformer
             let url = server.url("/half/jpeg/photo-progressive.jpg?length=1")
-            let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
-            harness.manager.loadImage(url: url, options: .progressiveLoad, context: context) { result in
-                received.withLock { $0.append(result) }
-            }
-            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { !$0.isEmpty } }, "a partial image came")
-            half.release()
-            let isFinal: @Sendable (Result<ImageLoadResult, WebImageError>) -> Bool = {
-                if case .success(let loaded) = $0 { loaded.isFinal } else { true }
-            }
-            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { $0.contains(where: isFinal) } })
-            let (partials, final) = try split(received.withLock { $0 })
+            let (partials, final) = try await loadReleasingAfterAPartial(harness, url, half: half, options: .progressiveLoad, context: context)
             #expect(!partials.isEmpty)
             for partial in partials { #expect(partial.pixels[x: 5, y: 5] == .red) }
             #expect(final.image.pixels[x: 5, y: 5] == .red)
@@ -207,18 +214,9 @@ import WebImageCore
             let source = PixelSize(width: 1200, height: 1200)
             let expected = limitBytes.map { source.scaled(toLimitBytes: $0) } ?? source
             #expect(limitBytes == nil || expected.width < source.width)
-            let url = server.url("/large.png")
-            let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
-            harness.manager.loadImage(url: url, options: [.progressiveLoad, .scaleDownLargeImages], context: context) { result in
-                received.withLock { $0.append(result) }
-            }
-            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { !$0.isEmpty } }, "a partial image came")
-            half.release()
-            let isFinal: @Sendable (Result<ImageLoadResult, WebImageError>) -> Bool = {
-                if case .success(let loaded) = $0 { loaded.isFinal } else { true }
-            }
-            #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { $0.contains(where: isFinal) } })
-            let (partials, final) = try split(received.withLock { $0 })
+            let (partials, final) = try await loadReleasingAfterAPartial(
+                harness, server.url("/large.png"), half: half, options: [.progressiveLoad, .scaleDownLargeImages], context: context
+            )
             #expect(!partials.isEmpty)
             for partial in partials { #expect(partial.pixelSize == expected) }
             #expect(final.image.pixelSize == expected)
