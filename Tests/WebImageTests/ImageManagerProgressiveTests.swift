@@ -135,6 +135,36 @@ import WebImageCore
         }
     }
 
+    /// SDWebImage's progressive `SDAnimatedImage`: with frames on demand, partial images of an animation are
+    /// animations whose frame count grows, their frames those of the final image.
+    @Test func partialAnimationsWithFramesOnDemandGrowFrameByFrame() async throws {
+        try await withTestHTTPServer { server in
+            let harness = harness()
+            let fixture = "gif/anim.gif"
+            let data = Fixtures.data(fixture)
+            let url = server.url("/trickle/\(fixture)?parts=\(data.count / 8)&interval_ms=40&length=1")
+            var context = ImageContext()
+            context.framesOnDemand = true
+            let results = await harness.results(url, options: .progressiveLoad, context: context)
+            let (partials, final) = try split(results)
+            let whole = try ImageCoderRegistry.makeDefault().decode(data)
+            #expect(final.image.animation != nil, "the final image has frames on demand")
+            let animated = partials.filter { $0.frameCount > 1 }
+            #expect(!animated.isEmpty, "\(partials.map(\.frameCount))")
+            for partial in animated {
+                let animation = try #require(partial.animation, "a partial of \(partial.frameCount) frames is an animation")
+                #expect(partial.frames.count == 1, "the first frame held, the rest on demand")
+                #expect(partial.isIncremental)
+                for index in 0..<animation.frameCount {
+                    #expect(try animation.frame(at: index) == whole.frames[index].pixels, "frame \(index)")
+                    #expect(animation.duration(ofFrameAt: index) == whole.frames[index].duration)
+                }
+            }
+            let counts = partials.map(\.frameCount)
+            #expect(counts == counts.sorted(), "frame counts only grow: \(counts)")
+        }
+    }
+
     @Test func partialImagesAreTransformedLikeTheFinalOne() async throws {
         try await withTestHTTPServer { server in
             let harness = harness(patient: true)

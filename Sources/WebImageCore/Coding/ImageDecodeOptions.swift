@@ -69,7 +69,10 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     public var keepsOriginalOrientation: Bool = false
     /// Decode an animation as an ``AnimatedImage`` whose frames are decoded when asked for, instead of every frame
     /// at once (SDWebImage's `animatedImageClass` set to `SDAnimatedImage`). The image then holds the first frame
-    /// and carries the animation in ``Image/animation``. Coders without frames on demand decode as usual.
+    /// and carries the animation in ``Image/animation``. Coders without frames on demand decode as usual. The
+    /// partial images of a progressive load are animations too, over the frames the load's one incremental decoder
+    /// has completed so far, their count growing as bytes arrive: a GIF's frames complete one by one, while an
+    /// animated WebP (which libwebp decodes only whole) has no partial images and an APNG's show its first frame.
     public var framesOnDemand: Bool = false
     /// With ``framesOnDemand``: decode every frame before the image is delivered and keep them (SDWebImage's
     /// `preloadAllFrames`).

@@ -127,7 +127,13 @@ final class ProgressiveDecode: Sendable {
             state.lastImage = image
             return true
         }
-        if delivers, let image { deliver(image) }
+        guard delivers, let image else { return }
+        // With frames on demand, a partial animation is an animation as the final image will be.
+        if options.framesOnDemand, !options.firstFrameOnly {
+            deliver(image.partialAnimation(data: snapshot, options: options))
+        } else {
+            deliver(image)
+        }
     }
 
     /// No partial decode starts after this, and none that is running delivers.
