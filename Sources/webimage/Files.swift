@@ -36,11 +36,14 @@ func writeFile(_ data: Data, to path: String) throws {
     }
 }
 
-/// Creates a directory and its parents, with an error that names it.
+/// Creates a directory and its parents, with an error that names it; a directory that another thread or process
+/// created meanwhile is no error.
 func makeDirectory(_ path: String) throws {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
         throw WebImageError(.diskIO, "cannot create the directory \(path): \(error.localizedDescription)")
     }
 }

@@ -11,6 +11,9 @@ struct ThumbCommand: ParsableCommand {
             JPEG and WebP are decoded reduced (DCT scaling, libwebp scaling), so a large photo never becomes a \
             full-size bitmap. Animations keep their frames. With --transform the chain runs on the thumbnail, on \
             every frame of an animation. Thumbnails are named NAME-N.EXT in the output directory.
+
+            Files are thumbnailed on every core at once (--jobs to choose how many); lines are printed in the \
+            order of the files all the same, and the exit status is 1 when any file failed.
             """
     )
 
@@ -26,17 +29,24 @@ struct ThumbCommand: ParsableCommand {
     @Option(help: TransformArgument.help, transform: { try TransformArgument(chain: $0) })
     var transform: TransformArgument?
 
+    @Option(name: .long, help: "How many files to thumbnail at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @OptionGroup var encoding: EncodeArguments
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard size >= 1 else { throw ValidationError("--size must be at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
 
     func run() throws {
-        var reporter = Reporter(json: output.json)
-        for file in files {
-            reporter.emit(Self.thumbnail(file, size: size, out: out, encoding: encoding, transformer: transform?.transformer)) { r in
+        let reporter = SharedReporter(json: output.json)
+        let (files, size, out, encoding, transformer) = (files, size, out, encoding, transform?.transformer)
+        OrderedJobs.run(count: files.count, jobs: jobs) { index in
+            Self.thumbnail(files[index], size: size, out: out, encoding: encoding, transformer: transformer)
+        } deliver: { report in
+            reporter.emit(report) { r in
                 "\(r.file) -> \(r.output ?? "?"): \(r.width ?? 0)x\(r.height ?? 0) \(r.format ?? "?"), \(r.bytes ?? 0) bytes in \(formatMilliseconds(r.ms))"
             }
         }
