@@ -16,8 +16,8 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .long, help: "Decode each file this many times (at least 1).")
     var `repeat`: Int = 1
 
-    @Option(name: .long, help: "Decode to fit inside N x N pixels (a thumbnail decode).")
-    var thumbnail: Int?
+    @Option(help: PixelSizeArgument.help("Decode to fit inside a box (a thumbnail decode)"), transform: { try PixelSizeArgument(parsing: $0) })
+    var thumbnail: PixelSizeArgument?
 
     @Flag(name: .long, help: "Decode only the first frame of animations.")
     var firstFrameOnly = false
@@ -26,12 +26,11 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
-        if let thumbnail, thumbnail < 1 { throw ValidationError("--thumbnail must be at least 1") }
     }
 
     func run() throws {
         var options = ImageDecodeOptions(firstFrameOnly: firstFrameOnly)
-        if let thumbnail { options.thumbnailPixelSize = PixelSize(square: thumbnail) }
+        if let thumbnail { options.thumbnailPixelSize = thumbnail.size }
         var reporter = Reporter(json: output.json)
         for file in files {
             var report = Report(file: file)

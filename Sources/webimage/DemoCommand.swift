@@ -30,7 +30,7 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .long, help: "Directory for the thumbnail and the transformed image (default: a directory under the system's temporary directory).")
     var out: String?
 
-    @Option(name: .long, help: "Thumbnail size in pixels.")
+    @Option(name: [.customLong("thumbnail"), .customLong("size")], help: "The thumbnails' size in pixels, N for N x N (--size is another name for it).")
     var size: Int = 128
 
     @Option(name: .long, help: "Loads of each sample and size started at once in each pass.")
@@ -39,7 +39,7 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard (16...1024).contains(size) else { throw ValidationError("--size must be between 16 and 1024") }
+        guard (16...1024).contains(size) else { throw ValidationError("--thumbnail must be between 16 and 1024") }
         guard (1...50).contains(copies) else { throw ValidationError("--copies must be between 1 and 50") }
     }
 

@@ -34,8 +34,8 @@ struct FetchCommand: ParsableCommand {
 
     @OptionGroup var manager: ManagerOptions
 
-    @Option(help: "Decode a thumbnail that fits W x H pixels instead of the full image, as 'WxH'.")
-    var thumbnail: String?
+    @Option(help: PixelSizeArgument.help("Decode a thumbnail that fits a box instead of the full image"), transform: { try PixelSizeArgument(parsing: $0) })
+    var thumbnail: PixelSizeArgument?
 
     @Option(help: TransformArgument.help, transform: { try TransformArgument(chain: $0) })
     var transform: TransformArgument?
@@ -58,9 +58,6 @@ struct FetchCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let thumbnail, Self.size(thumbnail) == nil {
-            throw ValidationError("--thumbnail '\(thumbnail)' is not 'WxH' with W and H at least 1")
-        }
         if !data, format != nil || quality != nil {
             throw ValidationError("--format and --quality go with --data")
         }
@@ -80,7 +77,7 @@ struct FetchCommand: ParsableCommand {
 
         var context = ImageContext()
         context.callbackQueue = .global
-        context.thumbnailPixelSize = thumbnail.flatMap(Self.size)
+        context.thumbnailPixelSize = thumbnail?.size
         context.imageTransformer = transform?.transformer
         context.encodedFormat = format.flatMap(ImageFormat.init(name:))
         context.encodeOptions = quality.map { ImageEncodeOptions(quality: $0) }
@@ -192,13 +189,6 @@ struct FetchCommand: ParsableCommand {
         } catch {
             report.fail(WebImageError(.diskIO, "cannot write \(path): \(error)"))
         }
-    }
-
-    /// `WxH` as a size, or nil.
-    static func size(_ text: String) -> PixelSize? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 1, height >= 1 else { return nil }
-        return PixelSize(width: width, height: height)
     }
 
     static func seconds(_ duration: Duration) -> Double {

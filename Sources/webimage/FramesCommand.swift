@@ -22,20 +22,14 @@ struct FramesCommand: ParsableCommand {
     @Option(name: .long, help: "Directory for the frames (created if needed).")
     var out: String
 
-    @Option(help: "Decode every frame to fit W x H pixels, as 'WxH'.")
-    var thumbnail: String?
+    @Option(help: PixelSizeArgument.help("Decode every frame to fit a box"), transform: { try PixelSizeArgument(parsing: $0) })
+    var thumbnail: PixelSizeArgument?
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        if let thumbnail, FetchCommand.size(thumbnail) == nil {
-            throw ValidationError("--thumbnail '\(thumbnail)' is not 'WxH' with W and H at least 1")
-        }
-    }
-
     func run() throws {
         var options = ImageDecodeOptions()
-        options.thumbnailPixelSize = thumbnail.flatMap(FetchCommand.size)
+        options.thumbnailPixelSize = thumbnail?.size
         var reporter = Reporter(json: output.json)
         reporter.emit(Self.export(file, to: out, options: options)) { r in
             var text = "\(r.file) -> \(r.output ?? "?"): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0), \(r.frames ?? 0) frame\(r.frames == 1 ? "" : "s")"

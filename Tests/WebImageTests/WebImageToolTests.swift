@@ -116,7 +116,7 @@ import WebImageTestSupport
         #expect(text.stdout.contains("jpeg 64x48"))
         let bad = try run(["thumb", "--size", "0", Fixtures.url("jpeg/quad-444.jpg").path])
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("--size"))
+        #expect(bad.stderr.contains("at least 1"), "\(bad.stderr)")
     }
 
     @Test func infoReportsFrameDurations() throws {
@@ -167,5 +167,39 @@ import WebImageTestSupport
         #expect(bad.status == 64, "a usage error, as other validation errors")
         #expect(bad.stderr.contains("step 2 'blur=soft'"), "\(bad.stderr)")
         #expect(bad.stdout.isEmpty)
+    }
+
+    /// Every command that decodes a thumbnail takes `--thumbnail WxH` or `N`, and refuses a bad one the same way.
+    @Test(arguments: [
+        ["thumb", "--out", "OUT"], ["decode"], ["frames", "--out", "OUT"], ["fetch", "--cache-dir", "OUT"],
+    ])
+    func everyCommandTakesTheSameThumbnailSizes(command: [String]) throws {
+        let file = Fixtures.url("gif/anim.gif")
+        // fetch loads URLs: the same bytes as a data URL.
+        let input = command[0] == "fetch" ? "data:image/gif;base64," + Fixtures.data("gif/anim.gif").base64EncodedString() : file.path
+        let arguments = command.map { $0 == "OUT" ? temporary.appendingPathComponent(command[0]).path : $0 }
+        for (size, expected) in [("16", (16, 12)), ("16x8", (11, 8))] {
+            let run = try run(arguments + ["--json", "--thumbnail", size, input])
+            #expect(run.status == 0, "\(command[0]) --thumbnail \(size): \(run.stderr)")
+            let object = try #require(run.objects.first)
+            #expect(object["width"] as? Int == expected.0 && object["height"] as? Int == expected.1, "\(command[0]) \(size): \(object)")
+        }
+        for bad in ["0", "-3", "big", "7x0", "999999999999"] {
+            let run = try run(arguments + ["--thumbnail=\(bad)", input])
+            #expect(run.status == 64, "\(command[0]) --thumbnail \(bad)")
+            #expect(run.stderr.contains("--thumbnail") && run.stderr.contains("'\(bad)'"), "\(run.stderr)")
+        }
+    }
+
+    @Test func thumbKeepsSizeAsAnotherNameAndNamesABoxByItsSides() throws {
+        let file = Fixtures.url("jpeg/quad-444.jpg").path
+        let bySize = try run(["thumb", "--json", "--size", "16", "--out", temporary.path, file])
+        let byThumbnail = try run(["thumb", "--json", "--thumbnail", "16", "--out", temporary.path, file])
+        #expect(bySize.objects.first?["output"] as? String != nil)
+        #expect(bySize.objects.first?["output"] as? String == byThumbnail.objects.first?["output"] as? String)
+        let box = try run(["thumb", "--json", "--thumbnail", "32x12", "--out", temporary.path, file])
+        let output = try #require(box.objects.first?["output"] as? String)
+        #expect(output.hasSuffix("quad-444-32x12.jpeg") || output.hasSuffix("quad-444-32x12.jpg"), "\(output)")
+        #expect(box.objects.first?["height"] as? Int == 12)
     }
 }
