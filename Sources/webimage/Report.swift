@@ -46,7 +46,7 @@ struct Report: Encodable {
 
     mutating func fail(_ error: any Error) {
         ok = false
-        if let error = error as? WebImageError {
+        if let error = (error as? WebImageError)?.classedAsTheToolDoes {
             self.error = Failure(code: error.code.name, number: error.code.rawValue, message: error.message)
         } else {
             self.error = Failure(code: "ioError", number: 0, message: "\(error)")
