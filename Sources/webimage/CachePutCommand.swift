@@ -52,6 +52,7 @@ struct CachePutCommand: ParsableCommand {
         report.writes = writes
         report.bytes = bytes
         report.count = cache.totalCount
+        options.rememberLimits()
         report.emit(json: options.json) { r in
             "stored \(r.writes ?? 0) writes, \(formatBytes(r.bytes)), in \(r.directory)"
         }

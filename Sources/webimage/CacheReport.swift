@@ -11,6 +11,8 @@ struct CacheReport: Encodable {
     var newestAccess: String?
     var maxSize: Int?
     var maxAge: Double?
+    /// The date entries expire by: `access`, `modification` or `change`.
+    var expireType: String?
     var removed: Int?
     var freed: Int?
     var key: String?

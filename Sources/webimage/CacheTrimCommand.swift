@@ -28,6 +28,7 @@ struct CacheTrimCommand: ParsableCommand {
         report.describe(after)
         report.removed = before.count - after.count
         report.freed = before.totalSize - after.totalSize
+        options.rememberLimits()
         report.emit(json: options.json) { r in
             "removed \(r.removed ?? 0) entries, \(formatBytes(r.freed)); left: \(r.count ?? 0) entries, \(formatBytes(r.totalSize))"
         }

@@ -7,12 +7,13 @@ import WebImage
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Load images through the cache: source (none, memory, disk), format, size and time per URL, then a summary.",
+        abstract: "Load images through the cache: source (network, memory, disk), format, size and time per URL, then a summary.",
         discussion: """
             URLs come from the arguments and from -i FILE (one per line; blank lines and lines starting with # \
             are skipped). Each image is looked up in the cache first (--cache-dir, --namespace), loaded on a miss, \
             decoded, and stored; a second run over the same URLs is served from disk without a request. Lines are \
-            printed as loads finish; "source" says where each image came from (none: the network). On a terminal \
+            printed as loads finish, each with where its image came from: network, memory or disk (in JSON, "source" \
+            says none for the network, SDWebImage's name: SDImageCacheTypeNone, no cache). On a terminal \
             a progress bar is drawn on standard error. The command returns once every image is on disk; an image \
             that could not be stored (a full or read-only cache directory) is reported as a failure.
 

@@ -67,12 +67,13 @@ final class FetchRun: Sendable {
         return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)"
     }
 
-    /// `URL: disk JPEG 320x240, 12345 bytes, 12.3 ms` (the source, or the status of a failure).
+    /// `URL: disk JPEG 320x240, 12345 bytes, 12.3 ms` (the source, `network` for JSON's `none`, or the status
+    /// of a failure).
     static func line(_ report: Report) -> String {
         if let error = report.error {
             return "\(report.file): \(report.status.map(String.init) ?? "-") \(error.code): \(error.message)"
         }
-        var text = "\(report.file): \(report.source ?? report.status.map(String.init) ?? "-") \(report.format ?? "?") \(report.width ?? 0)x\(report.height ?? 0)"
+        var text = "\(report.file): \(report.source.map(LoadSource.text) ?? report.status.map(String.init) ?? "-") \(report.format ?? "?") \(report.width ?? 0)x\(report.height ?? 0)"
         if let frames = report.frames, frames > 1 { text += ", \(frames) frames" }
         text += ", \(report.bytes ?? 0) bytes, \(String(format: "%.1f", report.ms ?? 0)) ms"
         if let output = report.output { text += " -> \(output)" }

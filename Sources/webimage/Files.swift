@@ -6,7 +6,16 @@ func readFile(_ path: String) throws -> Data {
     do {
         return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
+        try refuseDirectory(path)
         throw WebImageError(.diskIO, "cannot read \(path): \(error.localizedDescription)")
+    }
+}
+
+/// Throws when `path` is a directory: Foundation's error for reading or writing one as a file names no cause.
+func refuseDirectory(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw WebImageError(.diskIO, "\(path) is a directory, not a file")
     }
 }
 
@@ -32,6 +41,7 @@ func writeFile(_ data: Data, to path: String) throws {
     do {
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
+        try refuseDirectory(path)
         throw WebImageError(.diskIO, "cannot write \(path): \(error.localizedDescription)")
     }
 }

@@ -25,7 +25,8 @@ struct Report: Encodable {
     var output: String?
     var bytes: Int?
     var status: Int?
-    /// Where a loaded image came from: `none` (the loader), `memory` or `disk`.
+    /// Where a loaded image came from: `none` (the loader; text says `network`, see ``LoadSource``), `memory` or
+    /// `disk`.
     var source: String?
     var error: Failure?
 

@@ -80,6 +80,58 @@ import WebImageTestSupport
             #expect(FileManager.default.fileExists(atPath: cacheDirectory.appendingPathComponent(DiskCache.fileName(forKey: key)).path))
         }
     }
+
+    @Test func statsOnADirectoryThatDoesNotExistFails() throws {
+        let missing = root.appendingPathComponent("nowhere")
+        let text = try WebImageToolTests.run(["cache", "stats", "--cache-dir", missing.path])
+        #expect(text.status == 1)
+        #expect(text.stdout.isEmpty, "no statistics: \(text.stdout)")
+        #expect(text.stderr.contains("\(missing.appendingPathComponent("default").path): the directory does not exist"), "\(text.stderr)")
+        let json = try WebImageToolTests.run(["cache", "stats", "--json", "--cache-dir", missing.path])
+        #expect(json.status == 1)
+        let object = try #require(json.objects.first)
+        #expect(object["ok"] as? Bool == false)
+        #expect((object["error"] as? [String: Any])?["code"] as? String == "diskIO")
+        #expect(object["count"] == nil)
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "stats creates nothing")
+    }
+
+    /// The limits a cache was given are remembered in its directory: stats shows them and trim keeps to them.
+    @Test func statsShowsTheLimitsTheCacheWasGiven() throws {
+        let defaults = DiskCache.Configuration()
+        let put = try run(["cache", "put", "--max-size", "123456", "--max-age", "600", "--expire-type", "modification", "k", payloadFile])
+        #expect(put.status == 0, "\(put.stderr)")
+        let stats = try run(["cache", "stats", "--json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let object = try #require(stats.objects.first)
+        #expect(object["maxSize"] as? Int == 123456 && 123456 != defaults.maxSize)
+        #expect(object["maxAge"] as? Double == 600 && 600 != defaults.maxAge)
+        #expect(object["expireType"] as? String == "modification")
+        #expect(object["count"] as? Int == 1, "the remembered limits are not an entry")
+
+        // A later command that gives one limit changes that one only.
+        let trim = try run(["cache", "trim", "--max-size", "0"])
+        #expect(trim.status == 0, "\(trim.stderr)")
+        let after = try #require(try run(["cache", "stats", "--json"]).objects.first)
+        #expect(after["maxSize"] as? Int == 0 && after["maxAge"] as? Double == 600 && after["expireType"] as? String == "modification")
+        let text = try run(["cache", "stats"])
+        #expect(text.stdout.contains("max size: none") && text.stdout.contains("max age: 600 s"), "\(text.stdout)")
+        #expect(text.stdout.contains("expire by: modification"), "\(text.stdout)")
+
+        // Options given to stats show the cache as they would make it, and are not remembered.
+        let asked = try #require(try run(["cache", "stats", "--json", "--max-age", "30"]).objects.first)
+        #expect(asked["maxAge"] as? Double == 30)
+        #expect(try run(["cache", "stats", "--json"]).objects.first?["maxAge"] as? Double == 600)
+    }
+
+    @Test func aCacheGivenNoLimitsShowsTheDefaults() throws {
+        let put = try run(["cache", "put", "k", payloadFile])
+        #expect(put.status == 0, "\(put.stderr)")
+        let object = try #require(try run(["cache", "stats", "--json"]).objects.first)
+        let defaults = DiskCache.Configuration()
+        #expect(object["maxSize"] as? Int == defaults.maxSize && object["maxAge"] as? Double == defaults.maxAge)
+        #expect(object["expireType"] as? String == "access")
+    }
 }
 
 /// A directory in which no file can be created or removed, even by root: the immutable attribute
