@@ -10,7 +10,8 @@ struct DecodeCommand: ParsableCommand {
         discussion: """
             With --repeat N each file is decoded N times; the time reported is the fastest run. Megapixels per \
             second count the source's pixels, which a thumbnail decode (--thumbnail) reads however small its \
-            output: the file's size from its header times the frames decoded.
+            output: the file's size from its header times the frames decoded. On a terminal the file being decoded is \
+            shown on standard error while it runs.
             """
     )
 
@@ -36,13 +37,16 @@ struct DecodeCommand: ParsableCommand {
         var options = ImageDecodeOptions(firstFrameOnly: firstFrameOnly)
         if let thumbnail { options.thumbnailPixelSize = thumbnail.size }
         var reporter = Reporter(json: output.json)
+        let progress = StageProgress.forTerminal(json: output.json)
         for file in files {
             var report = Report(file: file)
+            let name = URL(fileURLWithPath: file).lastPathComponent
             do {
                 let data = try readFile(file)
                 var best = Double.infinity
                 var image: Image?
-                for _ in 0..<`repeat` {
+                for run in 0..<`repeat` {
+                    progress.stage(`repeat` > 1 ? "decoding, run \(run + 1) of \(`repeat`)" : "decoding", of: name)
                     let (decoded, ms) = try measure { try ImageCoderRegistry.shared.decode(data, options: options) }
                     best = min(best, ms)
                     image = decoded
@@ -58,6 +62,7 @@ struct DecodeCommand: ParsableCommand {
             } catch {
                 report.fail(error)
             }
+            progress.finish()
             reporter.emit(report) { r in
                 let speed = r.megapixelsPerSecond.map { String(format: "%.1f MP/s", $0) } ?? "-"
                 return "\(r.file): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0) x\(r.frames ?? 1) in \(formatMilliseconds(r.ms)), \(speed)"

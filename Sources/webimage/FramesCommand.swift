@@ -12,7 +12,7 @@ struct FramesCommand: ParsableCommand {
             one at a time through the coder's frame source, so a long animation never becomes all its bitmaps at \
             once; a still image, or a format without a frame source, gives one frame. Then a summary: frames, \
             size, loop count and the duration of each frame (JSON: durations, in seconds; output, the directory; \
-            bytes, the PNGs' total).
+            bytes, the PNGs' total). On a terminal the frame being written is shown on standard error.
             """
     )
 
@@ -31,7 +31,8 @@ struct FramesCommand: ParsableCommand {
         var options = ImageDecodeOptions()
         options.thumbnailPixelSize = thumbnail?.size
         var reporter = Reporter(json: output.json)
-        reporter.emit(Self.export(file, to: out, options: options)) { r in
+        let progress = StageProgress.forTerminal(json: output.json)
+        reporter.emit(Self.export(file, to: out, options: options, progress: progress)) { r in
             var text = "\(r.file) -> \(r.output ?? "?"): \(r.format ?? "?") \(r.width ?? 0)x\(r.height ?? 0), \(r.frames ?? 0) frame\(r.frames == 1 ? "" : "s")"
             if let frames = r.frames, frames > 1 { text += ", loop \(r.loopCount ?? 0)" }
             if let durations = r.durations, (r.frames ?? 0) > 1 { text += ", durations " + InfoCommand.describe(durations: durations) }
@@ -48,9 +49,14 @@ struct FramesCommand: ParsableCommand {
     }
 
     /// Writes every frame of `file` into `directory` and reports the animation.
-    static func export(_ file: String, to directory: String, options: ImageDecodeOptions, registry: ImageCoderRegistry = .shared) -> Report {
+    static func export(
+        _ file: String, to directory: String, options: ImageDecodeOptions, registry: ImageCoderRegistry = .shared, progress: StageProgress? = nil
+    ) -> Report {
         var report = Report(file: file)
+        defer { progress?.finish() }
+        let name = URL(fileURLWithPath: file).lastPathComponent
         do {
+            progress?.stage("reading", of: name)
             let data = try readFile(file)
             let ((frames, bytes), ms) = try measure { () throws -> (FrameSource, Int) in
                 try makeDirectory(directory)
@@ -58,6 +64,7 @@ struct FramesCommand: ParsableCommand {
                 var bytes = 0
                 // One frame at a time: each is decoded, encoded, written and let go before the next.
                 for index in 0..<source.count {
+                    progress?.stage("frame \(index + 1) of \(source.count)", of: name)
                     let encoded = try registry.encode(try source.frame(at: index), as: .png, options: ImageEncodeOptions())
                     try writeFile(encoded, to: framePath(index, in: directory))
                     bytes += encoded.count

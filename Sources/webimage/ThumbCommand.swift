@@ -14,7 +14,8 @@ struct ThumbCommand: ParsableCommand {
             square) in the output directory. --size is another name for --thumbnail.
 
             Files are thumbnailed on every core at once (--jobs to choose how many); lines are printed in the \
-            order of the files all the same, and the exit status is 1 when any file failed.
+            order of the files all the same, and the exit status is 1 when any file failed. For a single file on a \
+            terminal, the stage under way is shown on standard error while it runs.
             """
     )
 
@@ -47,8 +48,10 @@ struct ThumbCommand: ParsableCommand {
     func run() throws {
         let reporter = SharedReporter(json: output.json)
         let (files, size, out, encoding, transformer) = (files, thumbnail, out, encoding, transform?.transformer)
+        // One line of stages for one file; many files at once would draw over each other.
+        let progress = files.count == 1 ? StageProgress.forTerminal(json: output.json) : nil
         OrderedJobs.run(count: files.count, jobs: jobs) { index in
-            Self.thumbnail(files[index], size: size, out: out, encoding: encoding, transformer: transformer)
+            Self.thumbnail(files[index], size: size, out: out, encoding: encoding, transformer: transformer, progress: progress)
         } deliver: { report in
             reporter.emit(report) { r in
                 "\(r.file) -> \(r.output ?? "?"): \(r.width ?? 0)x\(r.height ?? 0) \(r.format ?? "?"), \(r.bytes ?? 0) bytes in \(formatMilliseconds(r.ms))"
@@ -65,7 +68,8 @@ struct ThumbCommand: ParsableCommand {
         out: String,
         encoding: EncodeArguments,
         transformer: (any ImageTransforming)? = nil,
-        registry: ImageCoderRegistry = .shared
+        registry: ImageCoderRegistry = .shared,
+        progress: StageProgress? = nil
     ) -> Report {
         let options = ImageDecodeOptions(thumbnailPixelSize: size.size)
         let destination = { (format: ImageFormat) throws -> String in
@@ -73,6 +77,6 @@ struct ThumbCommand: ParsableCommand {
             let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             return URL(fileURLWithPath: out).appendingPathComponent("\(name)-\(size.name).\(format.fileExtension ?? format.name)").path
         }
-        return transcode(file, decoding: options, transformer: transformer, encoding: encoding, registry: registry, destination: destination)
+        return transcode(file, decoding: options, transformer: transformer, encoding: encoding, registry: registry, progress: progress, destination: destination)
     }
 }
