@@ -15,6 +15,10 @@ public struct WebImageError: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// The HTTP status code, for `invalidDownloadStatusCode`.
     public var statusCode: Int?
+    /// The code a coder gave, when a load reports the coder's failure under another: bytes that no coder
+    /// recognises are `unsupportedFormat` to a coder and `badImageData` to a load, as SDWebImage reports any
+    /// download that does not decode, so that a load's error keeps `unsupportedFormat` here. Nil otherwise.
+    public var coderCode: Code?
 
     /// Creates an error. The user information of any URL in `message` is masked.
     public init(_ code: Code, _ message: String, statusCode: Int? = nil) {

@@ -274,8 +274,12 @@ package final class SharedDecodes: Sendable {
             ))
         } catch {
             // Bytes no coder recognises are bad image data to a load, as SDWebImage reports them.
-            let code = error.code == .unsupportedFormat ? .badImageData : error.code
-            return .failure(WebImageError(code, "\(error.message) (\(what))", statusCode: error.statusCode))
+            var failure = WebImageError(error.code, "\(error.message) (\(what))", statusCode: error.statusCode)
+            if error.code == .unsupportedFormat {
+                failure.code = .badImageData
+                failure.coderCode = .unsupportedFormat
+            }
+            return .failure(failure)
         }
     }
 
