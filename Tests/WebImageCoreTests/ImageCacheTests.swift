@@ -192,6 +192,50 @@ import WebImageTestSupport
         #expect(cache.containsImage(forKey: "encoded", cacheType: .disk) == .disk)
     }
 
+    /// Stores `image` without data and waits for the store to finish.
+    private func storeWithoutData(_ image: Image, key: String, context: ImageContext = ImageContext()) async throws {
+        let result: Result<Void, WebImageError> = await withCheckedContinuation { continuation in
+            cache.store(image, data: nil, key: key, context: context) { continuation.resume(returning: $0) }
+        }
+        try result.get()
+    }
+
+    /// An image showing the first frame of `animation`, as a load with frames on demand delivers it, in the
+    /// format the mock coder encodes.
+    private func onDemandImage(_ animation: AnimatedImage) throws -> Image {
+        Image(
+            frames: [ImageFrame(pixels: try animation.frame(at: 0), duration: animation.duration(ofFrameAt: 0))],
+            format: coder.format, hasAlpha: false, decodeOptions: animation.decodeOptions, animation: animation
+        )
+    }
+
+    @Test func anAnimationStoredWithoutDataKeepsTheBytesItCameFrom() async throws {
+        let original = Data("GIF89a-original-bytes".utf8)
+        let animation = AnimatedImage(provider: SyntheticAnimation(durations: [0.1, 0.1, 0.1], data: original))
+        try await storeWithoutData(try onDemandImage(animation), key: "animated")
+        #expect(coder.encodeCount == 0, "nothing is encoded")
+        #expect(cache.diskData(forKey: "animated") == original)
+    }
+
+    @Test func anAnimationDecodedReducedOrEncodedSmallerIsEncoded() async throws {
+        let original = Data("GIF89a-original-bytes".utf8)
+        var thumbnail = ImageDecodeOptions(framesOnDemand: true)
+        thumbnail.thumbnailPixelSize = PixelSize(square: 2)
+        let reduced = AnimatedImage(
+            provider: SyntheticAnimation(durations: [0.1, 0.1], size: PixelSize(width: 2, height: 1), data: original),
+            decodeOptions: thumbnail
+        )
+        try await storeWithoutData(try onDemandImage(reduced), key: "thumbnail")
+        #expect(cache.diskData(forKey: "thumbnail") != original, "a thumbnail's frames are not what the bytes decode to")
+
+        let whole = AnimatedImage(provider: SyntheticAnimation(durations: [0.1, 0.1], data: original))
+        var smaller = ImageContext()
+        smaller.encodeOptions = ImageEncodeOptions(maxPixelSize: PixelSize(square: 1))
+        try await storeWithoutData(try onDemandImage(whole), key: "smaller", context: smaller)
+        #expect(cache.diskData(forKey: "smaller") != original, "the encode options ask for fewer pixels")
+        #expect(coder.encodeCount == 2)
+    }
+
     @Test func synchronousQueryOptions() throws {
         let dataDone = DispatchSemaphore(value: 0)
         cache.store(nil, data: mockData, key: "sync", cacheType: .disk) { _ in dataDone.signal() }

@@ -10,10 +10,13 @@ extension ImageCache {
     ///
     /// - The memory write (cost: the image's ``Image/memoryCost``) happens during the call: the image is
     ///   visible to queries before this method returns. It is skipped when the config keeps no images in memory.
-    /// - The disk write happens on the IO queue, atomically. Without `data`, the image is encoded first, on the
-    ///   executor, with the context's coder and encode options, in the image's own format, else GIF for an
-    ///   animation, PNG with alpha, JPEG otherwise. The image's ``Image/extendedObject``, when it has one, goes
-    ///   into the entry's extended data after the write, as SDWebImage archives `sd_extendedObject`.
+    /// - The disk write happens on the IO queue, atomically. Without `data`, an animation decoded on demand
+    ///   (``Image/animation``) at full size is written as the bytes it was decoded from, as SDWebImage writes an
+    ///   `SDAnimatedImage`'s `animatedImageData`, unless the encode options ask for fewer frames or pixels; any
+    ///   other image is encoded first, on the executor, with the context's coder and encode options, in the
+    ///   image's own format, else GIF for an animation, PNG with alpha, JPEG otherwise. The image's
+    ///   ``Image/extendedObject``, when it has one, goes into the entry's extended data after the write, as
+    ///   SDWebImage archives `sd_extendedObject`.
     ///
     /// - Parameter completion: Runs once the tiers asked for are written (during the call when memory alone was
     ///   asked for), on the context's callback queue; a failed disk write or encode is `diskIO` or the
@@ -53,8 +56,12 @@ extension ImageCache {
             return
         }
         guard let image else { return }
-        let coder = context.imageCoder ?? self.coder
         let encodeOptions = context.encodeOptions ?? ImageEncodeOptions()
+        if let original = Self.originalData(of: image, encodeOptions: encodeOptions) {
+            write(original, forKey: key, extendedObject: extendedObject, complete: complete)
+            return
+        }
+        let coder = context.imageCoder ?? self.coder
         let ticket = pendingEncodes.begin()
         executor.submit { [self] in
             // Ended once the write is on the IO queue (or the encode failed), for `flush()`.
@@ -75,6 +82,20 @@ extension ImageCache {
                 complete(.failure(WebImageError(error.code, "encoding the image for key \(key) failed: \(error.message)")), false)
             }
         }
+    }
+
+    /// The bytes an animation decoded on demand was decoded from, when they are what encoding `image` would
+    /// stand for: SDWebImage stores an `SDAnimatedImage`'s `animatedImageData` as it is. Nil (encode instead)
+    /// when the frames were decoded reduced (a thumbnail or a scale-down limit), when the image is not the
+    /// animation's own size (a transformed image), or when the encode options ask for fewer frames or pixels.
+    static func originalData(of image: Image, encodeOptions: ImageEncodeOptions) -> Data? {
+        guard let animation = image.animation, !encodeOptions.firstFrameOnly, encodeOptions.maxPixelSize == nil,
+              image.pixelSize == animation.frameSize else { return nil }
+        let decoded = animation.decodeOptions
+        if let thumbnail = decoded.thumbnailPixelSize, !thumbnail.isEmpty { return nil }
+        guard decoded.scaleDownLimitBytes == nil else { return nil }
+        let data = animation.data
+        return data.isEmpty ? nil : data
     }
 
     private func write(

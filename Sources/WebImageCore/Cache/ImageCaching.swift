@@ -34,8 +34,8 @@ public protocol ImageCaching: AnyObject, Sendable {
         completion: @escaping @Sendable (Result<ImageCacheQueryResult, WebImageError>) -> Void
     ) -> CacheQueryToken
 
-    /// Stores `image` (and `data`, the encoded form to write to disk; encoded from the image when nil) under
-    /// `key` in the tiers `cacheType` names.
+    /// Stores `image` (and `data`, the encoded form to write to disk; when nil, the bytes an animation decoded on
+    /// demand came from, else encoded from the image) under `key` in the tiers `cacheType` names.
     func store(
         _ image: Image?,
         data: Data?,

@@ -7,7 +7,7 @@ import WebImageCore
 
 /// An animation of solid frames, one colour per frame (red channel = index), that counts its decodes.
 final class SyntheticAnimation: AnimatedImageProviding {
-    let animatedImageData = Data()
+    let animatedImageData: Data
     let format = ImageFormat.gif
     let frameSize: PixelSize
     let loopCount: Int
@@ -17,8 +17,12 @@ final class SyntheticAnimation: AnimatedImageProviding {
     let failing: Set<Int>
     private let decodes = Locked<[Int]>([])
 
-    init(durations: [Double], loopCount: Int = 0, size: PixelSize = PixelSize(width: 4, height: 2), failing: Set<Int> = []) {
+    init(
+        durations: [Double], loopCount: Int = 0, size: PixelSize = PixelSize(width: 4, height: 2), failing: Set<Int> = [],
+        data: Data = Data()
+    ) {
         self.durations = durations
+        animatedImageData = data
         self.loopCount = loopCount
         self.frameSize = size
         self.failing = failing
