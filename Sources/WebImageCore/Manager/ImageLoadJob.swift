@@ -102,6 +102,7 @@ final class ImageLoadJob: Sendable {
         let asked = ContinuousClock.now
         let token = cache.query(key: keys.full, options: options, context: queryContext, cacheType: context.queryCacheType ?? .all) { [self] result in
             guard !operation.isFinished else { return }
+            operation.endCacheQuery()
             cacheAnswered(key: keys.full, since: asked, result)
             if case .success(let found) = result, let image = found.image {
                 cacheHit(image, found)
@@ -122,6 +123,7 @@ final class ImageLoadJob: Sendable {
         let asked = ContinuousClock.now
         let token = originalCache.query(key: keys.original, options: options, context: inner, cacheType: cacheType) { [self] result in
             guard !operation.isFinished else { return }
+            operation.endCacheQuery()
             cacheAnswered(key: keys.original, since: asked, result)
             if case .success(let found) = result, let image = found.image {
                 process(image, data: found.data, source: found.cacheType, response: nil)

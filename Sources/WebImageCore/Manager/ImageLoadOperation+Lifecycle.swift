@@ -84,13 +84,21 @@ extension ImageLoadOperation {
             return added == nil && isCancelled
         }
 
-        /// Keeps the cache query's token, cancelled with the load. Returns whether to cancel it at once.
+        /// Keeps the cache query's token, cancelled with the load, until the query answers. Returns whether to
+        /// cancel it at once. A query that has answered already (during the call that made it) is not kept.
         mutating func setCacheToken(_ token: CacheQueryToken) -> Bool {
             let kept: Void? = withRunning { running in
+                guard !token.isFinished else { return }
                 running.cacheToken = token
                 running.cancelHooks.append { token.cancel() }
             }
             return kept == nil && isCancelled
+        }
+
+        /// The cache query answered: the load lets go of its token, as SDWebImage sets its combined operation's
+        /// cache operation to nil once the query is over. The next query, if any, starts after this.
+        mutating func endCacheQuery() {
+            _ = withRunning { $0.cacheToken = nil }
         }
 
         /// Keeps the loader request's token, cancelled with the load. Returns whether to cancel it at once.

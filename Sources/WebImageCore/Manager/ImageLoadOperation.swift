@@ -115,7 +115,8 @@ public struct ImageLoadOperation: Sendable, Hashable {
     /// Whether the final result has been delivered or claimed by a cancellation.
     public var isFinished: Bool { run?.lifecycle.withLock { $0.isEnded } ?? true }
 
-    /// The cache query, once it has started.
+    /// The cache query while it runs: nil before it starts, once it has answered (the load has then gone on to
+    /// the loader, or completed), and for a load that queries no cache.
     public var cacheToken: CacheQueryToken? {
         run?.lifecycle.withLock { $0.cacheToken }
     }
@@ -137,6 +138,11 @@ public struct ImageLoadOperation: Sendable, Hashable {
     func setCacheToken(_ token: CacheQueryToken) {
         guard let run else { return }
         if run.lifecycle.withLock({ $0.setCacheToken(token) }) { token.cancel() }
+    }
+
+    /// The cache query answered: forgets its token (see ``cacheToken``), before the next step starts.
+    func endCacheQuery() {
+        run?.lifecycle.withLock { $0.endCacheQuery() }
     }
 
     func setLoaderToken(_ token: any ImageLoadToken) {
