@@ -16,6 +16,11 @@ public struct ImageDownloaderConfig: Sendable {
     /// How many transfers run at once; the others wait, highest priority first. At least 1.
     public var maxConcurrentDownloads = 6
     /// The order among waiting transfers of the same priority.
+    ///
+    /// A request that finds one of the ``maxConcurrentDownloads`` slots free starts at once, in either order, as
+    /// the first operation added to an operation queue does; only the requests that find every slot taken wait,
+    /// and this order picks which of them starts when a slot frees. With one slot and `.lifo`, requests 1, 2, 3
+    /// made back to back run 1, 3, 2.
     public var executionOrder = ExecutionOrder.fifo
     /// Seconds to establish a connection (DNS, TCP and TLS).
     public var connectTimeout: Double = 10

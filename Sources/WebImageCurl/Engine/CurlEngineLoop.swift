@@ -79,6 +79,10 @@ final class CurlEngineLoop: @unchecked Sendable {
         switch command {
         case .add(let submission):
             waiting.enqueue(submission, id: submission.id, priority: submission.request.priority, key: submission.connectionKey)
+            // Started at once while a slot is free, as an operation queue starts an operation when it is added:
+            // transfers added in one batch are not ordered as a batch, so with last in, first out the first of
+            // them still starts first, and only the ones that find every slot taken wait.
+            startWaiting()
         case .cancel(let id):
             if let entry = waiting.remove(id) {
                 entry.sink.didComplete(.failure(CurlError.map(CURLE_OK, abort: .cancelled, url: entry.request.url)), deliveries: deliveries)
