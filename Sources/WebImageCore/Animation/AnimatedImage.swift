@@ -51,16 +51,37 @@ public final class AnimatedImage: Sendable {
         self.framePool = AnimatedFramePool(provider: provider, scheduler: fetchScheduler)
     }
 
-    /// Creates an animated image from `data` with `coder` (a registry finds the coder for the data), or nil when
-    /// no coder offers frames on demand for it.
+    /// Creates an animated image from `data` with `coder` (a registry finds the coder for the data): frames on
+    /// demand when the coder offers them, else, as SDWebImage's `SDAnimatedImage`, one frame decoded now, with a
+    /// loop count of 0 and the data's format (``isAnimated`` is then false). Nil for empty data, or data that no
+    /// coder recognises.
+    ///
+    /// Runs on the calling thread. Throws the coder's error when the data is recognised but cannot be decoded.
     public convenience init?(
         data: Data,
         coder: any ImageCoding,
         options: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(WebImageError) {
+        guard !data.isEmpty, let decoder = coder.decoder(for: data) else { return nil }
+        let provider: any AnimatedImageProviding
+        if let animated = decoder as? any AnimatedImageCoding {
+            provider = try animated.makeAnimatedImageProvider(for: data, options: options)
+        } else {
+            provider = try StillImageProvider(data: data, coder: decoder, options: options)
+        }
+        self.init(provider: provider, decodeOptions: options)
+    }
+
+    /// An animated image whose frames `coder` decodes on demand from `data`; nil when no coder offers frames on
+    /// demand for it, which is then decoded as usual (no still image is decoded here).
+    package static func framesOnDemand(
+        data: Data,
+        coder: any ImageCoding,
+        options: ImageDecodeOptions
+    ) throws(WebImageError) -> AnimatedImage? {
         guard let animated = coder.decoder(for: data) as? any AnimatedImageCoding else { return nil }
         let provider = try animated.makeAnimatedImageProvider(for: data, options: options)
-        self.init(provider: provider, decodeOptions: options)
+        return AnimatedImage(provider: provider, decodeOptions: options)
     }
 
     /// The encoded data the frames come from.
@@ -71,8 +92,10 @@ public final class AnimatedImage: Sendable {
     public var frameSize: PixelSize { provider.frameSize }
     /// The number of frames.
     public var frameCount: Int { provider.frameCount }
-    /// How many times the animation plays; 0 means forever.
+    /// How many times the animation plays; 0 means forever (and 0 for a still image).
     public var loopCount: Int { provider.loopCount }
+    /// Whether there is more than one frame: false for a still image made from data no coder animates.
+    public var isAnimated: Bool { provider.frameCount > 1 }
     /// Whether frames may be transparent.
     public var hasAlpha: Bool { provider.hasAlpha }
     /// Bytes of one decoded frame.

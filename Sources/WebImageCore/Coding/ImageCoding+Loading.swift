@@ -14,7 +14,7 @@ extension ImageCoding {
     /// Runs on the calling thread.
     public func decodeForLoad(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         if options.framesOnDemand, !options.firstFrameOnly,
-           let animated = try AnimatedImage(data: data, coder: self, options: options),
+           let animated = try AnimatedImage.framesOnDemand(data: data, coder: self, options: options),
            animated.frameCount > 1 {
             if options.preloadsAllFrames { try animated.preloadAllFrames() }
             let first = try animated.framePool.loadFrame(at: 0)
