@@ -16,15 +16,35 @@ extension JPEGCoder {
 
     /// Encodes the first frame of `image`; see ``encode(_:as:options:)``.
     ///
-    /// An opaque image is compressed straight from its pixel buffer. An image with alpha is first laid over the
-    /// background colour, row by row, into a pooled RGB scratch buffer.
+    /// With a file size limit the quality (and if need be the size) comes from Core's file size search, which
+    /// compresses several times; otherwise it is the options' quality.
     func encodeImage(_ image: Image, options: ImageEncodeOptions) throws(WebImageError) -> Data {
-        let pixels = try image.framesForEncoding(options, animated: false)[0].pixels
-        let quality = options.clampedQuality
+        let frames = try image.framesForEncoding(options, animated: false)
+        guard let limit = options.fileSizeLimit else {
+            return try compress(
+                frames[0].pixels, hasAlpha: image.hasAlpha, quality: options.clampedQuality, background: options.backgroundColor
+            )
+        }
+        let search = FileSizeSearch(limit: limit, hasAlpha: image.hasAlpha)
+        return try search.run(frames) { frames, quality throws(WebImageError) in
+            try compress(frames[0].pixels, hasAlpha: image.hasAlpha, quality: quality, background: options.backgroundColor)
+        }.data
+    }
+
+    /// Compresses `pixels` at `quality` (0...1).
+    ///
+    /// Opaque pixels are compressed straight from their buffer. Pixels with alpha are first laid over
+    /// `background`, row by row, into a pooled RGB scratch buffer.
+    func compress(
+        _ pixels: PixelBuffer,
+        hasAlpha: Bool,
+        quality: Double,
+        background: RGBAColor
+    ) throws(WebImageError) -> Data {
         let subsampling: TurboJPEGHandle.ChromaSubsampling = quality >= JPEGCoder.fullChromaQuality ? .none : .half
         let libjpegQuality = JPEGCoder.libjpegQuality(quality)
         return try TurboJPEGHandlePool.shared.withHandle(.compressor) { handle throws(WebImageError) in
-            guard image.hasAlpha else {
+            guard hasAlpha else {
                 let source = TurboJPEGHandle.CompressionSource(
                     base: pixels.baseAddress,
                     size: pixels.size,
@@ -40,7 +60,7 @@ extension JPEGCoder {
                 }
                 let bytes = base.bindMemory(to: UInt8.self, capacity: rowBytes * pixels.height)
                 for y in 0..<pixels.height {
-                    pixels.writeFlattenedRGBRow(y, over: options.backgroundColor, into: bytes + y * rowBytes)
+                    pixels.writeFlattenedRGBRow(y, over: background, into: bytes + y * rowBytes)
                 }
                 let source = TurboJPEGHandle.CompressionSource(
                     base: UnsafeRawPointer(base),

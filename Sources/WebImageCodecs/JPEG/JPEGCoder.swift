@@ -123,7 +123,9 @@ public struct JPEGCoder: ImageCoding {
     ///   - options: ``ImageEncodeOptions/quality`` 0...1 becomes libjpeg's quality 1...100 (1 gives 100); at 0.9
     ///     and above colour is kept at full resolution (4:4:4), below it is halved both ways (4:2:0), which
     ///     makes photographs much smaller at little visible cost. ``ImageEncodeOptions/maxPixelSize`` scales the
-    ///     image down first.
+    ///     image down first. ``ImageEncodeOptions/maxFileSize`` replaces the quality with a search for the
+    ///     highest quality that fits, then for the largest size that fits at
+    ///     ``ImageEncodeOptions/fileSizeQualityFloor``; when nothing fits, the smallest file made is returned.
     /// - Throws: `unsupportedFormat` for a format other than JPEG; `encodingFailed` with TurboJPEG's message.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
         guard canEncode(to: format) else { throw .unsupportedFormat(format, "encode") }

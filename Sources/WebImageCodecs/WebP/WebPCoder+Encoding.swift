@@ -20,6 +20,11 @@ extension WebPCoder {
     /// a lossy animation with transparency is written as whole frames instead, each encoded as a still image, and
     /// keeps its alpha losslessly too.
     ///
+    /// Lossy, ``ImageEncodeOptions/maxFileSize`` replaces the quality with a search for the highest quality that
+    /// fits, then for the largest size (every frame scaled alike) that fits at
+    /// ``ImageEncodeOptions/fileSizeQualityFloor``; when nothing fits, the smallest file made is returned.
+    /// Lossless encoding ignores it.
+    ///
     /// - Throws: `unsupportedFormat` unless `format` is WebP; `encodingFailed` when a side is over 16383 pixels
     ///   or libwebp fails.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(WebImageError) -> Data {
@@ -33,10 +38,23 @@ extension WebPCoder {
             throw WebImageError(.encodingFailed, "WEBP: \(size) is larger than WebP's limit of \(limit) pixels a side")
         }
         let config = try Self.encoderConfig(options)
+        guard let limit = options.fileSizeLimit, !options.lossless else {
+            return try encodeFrames(frames, loopCount: image.loopCount, config: config)
+        }
+        let search = FileSizeSearch(limit: limit, hasAlpha: image.hasAlpha)
+        return try search.run(frames) { frames, quality throws(WebImageError) in
+            var config = config
+            config.quality = Float(quality * 100)
+            return try encodeFrames(frames, loopCount: image.loopCount, config: config)
+        }.data
+    }
+
+    /// A still image for one frame, an animation for several.
+    private func encodeFrames(_ frames: [ImageFrame], loopCount: Int, config: WebPConfig) throws(WebImageError) -> Data {
         if frames.count == 1 {
             return try encodeStill(frames[0].pixels, config: config)
         }
-        return try encodeAnimation(frames, loopCount: image.loopCount, config: config)
+        return try encodeAnimation(frames, loopCount: loopCount, config: config)
     }
 
     /// One `WebPEncode` call writing into libwebp's memory writer.
