@@ -30,21 +30,28 @@ package final class SharedDecodes: Sendable {
         let coder: ObjectIdentifier?
         /// A number of its own for a caller that shares with no one.
         let sole: UInt64?
+        /// What the loader says shapes its requests beyond the context (a version of a downloader's headers).
+        let partition: UInt64
         /// Computed once: the key is hashed at least twice (added and removed).
         private let hash: Int
 
-        init(url: String, options: ImageOptions, decodeOptions: ImageDecodeOptions, coder: ObjectIdentifier?, sole: UInt64?) {
+        init(
+            url: String, options: ImageOptions, decodeOptions: ImageDecodeOptions, coder: ObjectIdentifier?, sole: UInt64?,
+            partition: UInt64 = 0
+        ) {
             self.url = url
             self.options = options
             self.decodeOptions = decodeOptions
             self.coder = coder
             self.sole = sole
+            self.partition = partition
             var hasher = Hasher()
             hasher.combine(url)
             hasher.combine(options.rawValue)
             hasher.combine(decodeOptions)
             hasher.combine(coder)
             hasher.combine(sole)
+            hasher.combine(partition)
             hash = hasher.finalize()
         }
 
@@ -118,6 +125,8 @@ package final class SharedDecodes: Sendable {
     /// ``SharedDecodes``). Progress comes as the loader reports it, with partial images when the options ask for a
     /// progressive load; none comes after the completion.
     ///
+    /// - Parameter partition: Callers of different partitions never share: a loader whose requests change over
+    ///   time (a downloader's headers) passes a new one after each change.
     /// - Returns: This caller's token: cancelling it completes the caller at once with `cancelled`.
     package func requestImage(
         from loader: any ImageDataLoading,
@@ -125,6 +134,7 @@ package final class SharedDecodes: Sendable {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
+        partition: UInt64 = 0,
         completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
         let latch = CompletionLatch<DownloadedImage>(
@@ -132,7 +142,7 @@ package final class SharedDecodes: Sendable {
             makeCancellationError: { WebImageError(.cancelled, "the load of \(Self.name(of: url)) was cancelled") },
             handler: completion
         )
-        requestImage(from: loader, url: url, options: options, context: context, progress: progress, latch: latch)
+        requestImage(from: loader, url: url, options: options, context: context, progress: progress, partition: partition, latch: latch)
         return LatchLoadToken(latch: latch)
     }
 
@@ -145,6 +155,7 @@ package final class SharedDecodes: Sendable {
         options: ImageOptions,
         context: ImageContext,
         progress: ImageLoadProgressHandler?,
+        partition: UInt64 = 0,
         latch: CompletionLatch<DownloadedImage>
     ) {
         let callbackQueue = context.callbackQueue ?? .default
@@ -156,7 +167,8 @@ package final class SharedDecodes: Sendable {
             options: options.subtracting(Key.managerOnlyOptions),
             decodeOptions: decodeOptions,
             coder: context.imageCoder.flatMap(Self.objectIdentity),
-            sole: Self.loadsAlone(context) ? soleNumbers.add(1, ordering: .relaxed).newValue : nil
+            sole: Self.loadsAlone(context) ? soleNumbers.add(1, ordering: .relaxed).newValue : nil,
+            partition: partition
         )
         let member = Self.member(latch: latch, callbackQueue: callbackQueue, progress: progress)
         let ticket = flights.join(key, member, make: { Work() }) { flight in

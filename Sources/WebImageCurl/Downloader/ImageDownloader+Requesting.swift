@@ -28,7 +28,10 @@ extension ImageDownloader {
         progress: ImageLoadProgressHandler?,
         completion: @escaping DownloadedImageHandler
     ) -> any ImageLoadToken {
-        decodes.requestImage(from: DecodedSource(downloader: self), url: url, options: options, context: context, progress: progress, completion: completion)
+        decodes.requestImage(
+            from: DecodedSource(downloader: self), url: url, options: options, context: context, progress: progress,
+            partition: headerVersion, completion: completion
+        )
     }
 
     /// ``requestImage(url:options:context:progress:completion:)`` with a token that also offers the transfer's
@@ -52,7 +55,10 @@ extension ImageDownloader {
                 completion(result)
             }
         )
-        decodes.requestImage(from: DecodedSource(downloader: self), url: url, options: options, context: context, progress: progress, latch: latch)
+        decodes.requestImage(
+            from: DecodedSource(downloader: self), url: url, options: options, context: context, progress: progress,
+            partition: headerVersion, latch: latch
+        )
         return ImageDownloadToken(url: url, delivery: .image(latch), extras: extras)
     }
 

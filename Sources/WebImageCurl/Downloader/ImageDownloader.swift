@@ -34,7 +34,8 @@ import WebImageCore
 /// - **Shutdown.** ``invalidate()`` (also run when the downloader is released) cancels every transfer,
 ///   completes every caller with `cancelled` and stops the thread.
 public final class ImageDownloader: ImageLoading, ImageDataLoading {
-    /// The settings the downloader was made with.
+    /// The settings the downloader was made with; its `httpHeaders` stay those it was made with, while
+    /// ``httpHeaders`` follows ``setValue(_:forHeader:)``.
     public let config: ImageDownloaderConfig
     /// Where response modifiers, decryptors and decoding run.
     public let executor: BoundedExecutor
@@ -56,8 +57,9 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
     package var liveCounters: CurlLiveCounters? {
         try? engine.get().liveCounters
     }
-    /// The configured headers and their form in a ``DownloadIdentity``, made once.
-    let identityDefaults: (headers: [HTTPHeader], normalized: [HTTPHeader])
+    /// The header fields sent with every request, and their form in a ``DownloadIdentity``, made once per change
+    /// (see ``httpHeaders``).
+    let headerFields: Locked<DownloaderHeaderFields>
 
     /// Makes a downloader and starts its curl thread.
     ///
@@ -85,7 +87,7 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
         debugLog = LogMetadata.writing(logger, at: .debug)
         self.executor = executor
         decodes = SharedDecodes(coder: coder, executor: executor, progressiveInterval: config.progressiveDecodeInterval)
-        identityDefaults = (config.httpHeaders, DownloadIdentity.normalized(config.httpHeaders))
+        headerFields = Locked(DownloaderHeaderFields(config.httpHeaders))
         var engineConfiguration = CurlEngine.Configuration()
         engineConfiguration.maxConcurrentTransfers = max(1, config.maxConcurrentDownloads)
         engineConfiguration.executionOrder = config.executionOrder == .fifo ? .fifo : .lifo
@@ -147,14 +149,14 @@ public final class ImageDownloader: ImageLoading, ImageDataLoading {
         if case .success(let engine) = engine { engine.setPriority(id, priority) }
     }
 
-    /// Makes the request every caller of `url` would send: the configured headers, the revalidation headers,
-    /// then the context's request modifier.
+    /// Makes the request every caller of `url` would send: the downloader's headers as they are now, the
+    /// revalidation headers, then the context's request modifier.
     func makeRequest(url: URL, context: ImageContext) throws(WebImageError) -> ImageRequest {
         guard isAllowedScheme(url) else {
             let scheme = url.scheme.map { "'\($0)'" } ?? "no scheme"
             throw WebImageError(.unsupportedScheme, "the downloader does not load \(scheme) URLs: \(url.absoluteString)")
         }
-        var request = ImageRequest(url: url, headers: config.httpHeaders)
+        var request = ImageRequest(url: url, headers: httpHeaders)
         for header in context.revalidation?.headers ?? [] { request.setValue(header.value, forHeader: header.name) }
         if let modifier = context.requestModifier {
             guard let modified = modifier(request) else {

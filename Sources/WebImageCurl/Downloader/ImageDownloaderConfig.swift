@@ -48,7 +48,8 @@ public struct ImageDownloaderConfig: Sendable {
     /// while a partial decode runs, are kept and decoded by the next one, which starts as soon as the interval and
     /// the running decode allow, whether or not more bytes come; the final image is never delayed.
     public var progressiveDecodeInterval: Double = 0.1
-    /// Header fields sent with every request, before the request modifier runs.
+    /// Header fields sent with every request, before the request modifier runs: the downloader's fields when it
+    /// is made, which ``ImageDownloader/setValue(_:forHeader:)`` changes afterwards.
     public var httpHeaders: [HTTPHeader] = ImageDownloaderConfig.defaultHeaders
     /// A user name and password for HTTP basic authentication, sent with every request.
     public var credentials: ImageDownloaderCredentials?
