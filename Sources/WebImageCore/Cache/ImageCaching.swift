@@ -24,6 +24,9 @@ public protocol ImageCaching: AnyObject, Sendable {
 
     /// Looks `key` up in the tiers `cacheType` names.
     ///
+    /// A cache of your own makes the token it returns, and the promise it answers through, with
+    /// ``CacheQueryToken/makePromise(key:context:completion:)``.
+    ///
     /// - Returns: A token that cancels the query; already finished when the result was ready during the call.
     @discardableResult
     func query(
