@@ -15,16 +15,20 @@ public final class ImagePrefetchToken: Sendable {
     private let completion: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)?
     private let callbacks: SerialCallbacks
     private let state: Locked<Lifecycle>
+    /// Tells the prefetcher of a cancellation, once.
+    private let onCancel: (@Sendable (ImagePrefetchToken) -> Void)?
 
     init(
         urls: [URL],
         callbackQueue: CallbackQueue,
         progress: (@Sendable (Int, Int) -> Void)?,
-        completion: (@Sendable (Int, Int) -> Void)?
+        completion: (@Sendable (Int, Int) -> Void)?,
+        onCancel: (@Sendable (ImagePrefetchToken) -> Void)? = nil
     ) {
         self.urls = urls
         self.progress = progress
         self.completion = completion
+        self.onCancel = onCancel
         callbacks = SerialCallbacks(queue: callbackQueue)
         state = Locked(Lifecycle(total: urls.count))
     }
@@ -33,7 +37,11 @@ public final class ImagePrefetchToken: Sendable {
     /// handler and completion are not called any more (a call already under way on another thread finishes).
     /// Other prefetches go on. Thread-safe; calling it again does nothing.
     public func cancel() {
-        let loads = state.withLock { $0.cancel() }
+        let (cancelled, loads) = state.withLock { lifecycle in
+            lifecycle.isCancelled ? (false, []) : (true, lifecycle.cancel())
+        }
+        guard cancelled else { return }
+        onCancel?(self)
         for cancel in loads { cancel() }
     }
 
@@ -61,8 +69,17 @@ public final class ImagePrefetchToken: Sendable {
 
     /// Counts URL `index` as done and reports on the callback queue: progress after each URL, the completion
     /// after the last (see ``Lifecycle/report(upTo:)`` for the order).
-    func finished(_ index: Int, skipped: Bool) {
-        guard let count = state.withLock({ $0.finished(index, skipped: skipped) }) else { return }
+    ///
+    /// - Returns: Whether the URL was counted: false once cancelled, or when it was counted already.
+    @discardableResult
+    func finished(_ index: Int, skipped: Bool) -> Bool {
+        guard let count = state.withLock({ $0.finished(index, skipped: skipped) }) else { return false }
+        reportFinished(upTo: count)
+        return true
+    }
+
+    /// Queues the reports due for finished count `count` on the callback queue.
+    private func reportFinished(upTo count: Int) {
         callbacks.enqueue { [self] in
             guard let report = state.withLock({ $0.report(upTo: count) }) else { return }
             if let progress, let counts = report.progress {

@@ -24,6 +24,9 @@ import Foundation
 /// Threading: thread-safe. Each token's progress handler and completion run on the context's callback queue
 /// (``CallbackQueue/default`` when it names none), one at a time and in order; the completion runs exactly once,
 /// after the last progress report, unless the token is cancelled first.
+///
+/// Counts over every prefetch at once, as SDWebImage's prefetcher delegate has them, come from
+/// ``events(bufferingNewest:)``.
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images go.
     public enum Destination: Sendable, Hashable {
@@ -36,6 +39,8 @@ public final class ImagePrefetcher: Sendable {
     /// The manager the images are loaded through.
     public let manager: ImageManager
     private let state = Locked(State())
+    /// The counts over every running prefetch, and the streams of ``events(bufferingNewest:)``.
+    let progressEvents = ImagePrefetcherEvents()
 
     private struct State {
         var maxConcurrent = 3
@@ -59,6 +64,10 @@ public final class ImagePrefetcher: Sendable {
     /// A prefetcher loading through `manager`, which it shares with whoever else uses it.
     public init(manager: ImageManager) {
         self.manager = manager
+    }
+
+    deinit {
+        progressEvents.finishAll()
     }
 
     /// A prefetcher with a manager of its own over `cache` and `loader`, so that cancelling the loads of another
@@ -148,11 +157,12 @@ public final class ImagePrefetcher: Sendable {
         let context = context ?? defaults.1
         let token = ImagePrefetchToken(
             urls: urls, callbackQueue: context.callbackQueue ?? .default, progress: progress, completion: completion
-        )
+        ) { [progressEvents] token in progressEvents.cancelled(token) }
         guard !urls.isEmpty else {
             token.completeEmpty()
             return token
         }
+        progressEvents.started(token, count: urls.count)
         var inner = context
         inner.callbackQueue = .inline
         let jobs = urls.indices.map { Job(token: token, index: $0, options: options, context: inner, destination: destination) }
@@ -238,7 +248,9 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private func finished(_ job: Job, skipped: Bool) {
-        job.token.finished(job.index, skipped: skipped)
+        if job.token.finished(job.index, skipped: skipped) {
+            progressEvents.prefetched(job.token.urls[job.index], of: job.token, skipped: skipped)
+        }
         state.withLock { state in
             state.running -= 1
             if job.token.finishedCount == job.token.urls.count || job.token.isCancelled {
