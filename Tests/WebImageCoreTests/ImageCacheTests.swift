@@ -234,6 +234,16 @@ import WebImageTestSupport
         try await storeWithoutData(try onDemandImage(whole), key: "smaller", context: smaller)
         #expect(cache.diskData(forKey: "smaller") != original, "the encode options ask for fewer pixels")
         #expect(coder.encodeCount == 2)
+
+        var lighter = ImageContext()
+        lighter.encodeOptions = ImageEncodeOptions(maxFileSize: original.count - 1)
+        try await storeWithoutData(try onDemandImage(whole), key: "lighter", context: lighter)
+        #expect(coder.encodeCount == 3, "the encode options ask for fewer bytes than the original has")
+        var roomy = ImageContext()
+        roomy.encodeOptions = ImageEncodeOptions(maxFileSize: original.count)
+        try await storeWithoutData(try onDemandImage(whole), key: "roomy", context: roomy)
+        #expect(cache.diskData(forKey: "roomy") == original, "the original fits the size limit")
+        #expect(coder.encodeCount == 3)
     }
 
     @Test func synchronousQueryOptions() throws {

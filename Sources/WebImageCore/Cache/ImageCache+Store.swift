@@ -87,7 +87,8 @@ extension ImageCache {
     /// The bytes an animation decoded on demand was decoded from, when they are what encoding `image` would
     /// stand for: SDWebImage stores an `SDAnimatedImage`'s `animatedImageData` as it is. Nil (encode instead)
     /// when the frames were decoded reduced (a thumbnail or a scale-down limit), when the image is not the
-    /// animation's own size (a transformed image), or when the encode options ask for fewer frames or pixels.
+    /// animation's own size (a transformed image), or when the encode options ask for fewer frames or pixels, or
+    /// for fewer bytes than the original has.
     static func originalData(of image: Image, encodeOptions: ImageEncodeOptions) -> Data? {
         guard let animation = image.animation, !encodeOptions.firstFrameOnly, encodeOptions.maxPixelSize == nil,
               image.pixelSize == animation.frameSize else { return nil }
@@ -95,6 +96,8 @@ extension ImageCache {
         if let thumbnail = decoded.thumbnailPixelSize, !thumbnail.isEmpty { return nil }
         guard decoded.scaleDownLimitBytes == nil else { return nil }
         let data = animation.data
+        // Bytes over the encode options' size limit are encoded to meet it (for the lossy formats).
+        if let limit = encodeOptions.maxFileSize, limit > 0, data.count > limit { return nil }
         return data.isEmpty ? nil : data
     }
 
