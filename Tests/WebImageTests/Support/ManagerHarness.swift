@@ -17,12 +17,12 @@ final class ManagerHarness: Sendable {
     init(
         loader: (any ImageLoading)? = nil, failedURLLifetime: Duration = .seconds(600),
         downloaderConfig: ImageDownloaderConfig = ImageDownloaderConfig(), logger: Logger? = nil,
-        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance, executor: BoundedExecutor = .decoding
     ) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("manager-\(UUID().uuidString)")
         let registry = ImageCoderRegistry.makeDefault()
         cache = ImageCache(namespace: "manager", root: directory, coder: registry, metricsFactory: metricsFactory)
-        downloader = ImageDownloader(config: downloaderConfig, coder: registry, metricsFactory: metricsFactory)
+        downloader = ImageDownloader(config: downloaderConfig, coder: registry, executor: executor, metricsFactory: metricsFactory)
         clock = TestClock()
         let clock = clock
         manager = ImageManager(
@@ -30,6 +30,7 @@ final class ManagerHarness: Sendable {
             loader: loader ?? ImageLoaders([DataURLImageLoader(coder: registry), downloader]),
             failedURLLifetime: failedURLLifetime,
             now: { clock.now },
+            executor: executor,
             coder: registry,
             logger: logger,
             metricsFactory: metricsFactory
