@@ -120,7 +120,9 @@ func downloadData(
     /// body at once: it neither waits for the decode nor starts a transfer of its own.
     @Test func aDataCallerJoiningDuringADecodeGetsTheBodyAtOnce() async throws {
         try await withTestHTTPServer { server in
-            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared)
+            // An executor of its own: the held decode would otherwise keep one of the shared executor's few slots
+            // from every other suite running at the same time.
+            let downloader = ImageDownloader(coder: ImageCoderRegistry.shared, executor: BoundedExecutor(width: 2))
             defer { downloader.invalidate() }
             let coder = HeldCoder()
             defer { coder.release() }
