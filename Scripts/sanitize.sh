@@ -6,7 +6,7 @@
 #                                  Scripts/asan-suppressions.txt and Scripts/lsan-suppressions.txt, each with its
 #                                  reason
 #   Scripts/sanitize.sh --thread   the manager, prefetcher, cache, downloader, decoding, single-flight, latch,
-#                                  animation, async coding and service suites under ThreadSanitizer
+#                                  animation, async coding, service and cache-promise suites under ThreadSanitizer
 #
 # On Linux, ThreadSanitizer cannot see Synchronization's Mutex (it locks with raw futex calls), so the thread run
 # compiles with WEBIMAGE_THREAD_SANITIZER, under which the package's one lock type, Locked, locks a pthread_mutex_t
@@ -28,7 +28,7 @@ if [[ $sanitizer == address ]]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-suppressions=$(pwd)/Scripts/asan-suppressions.txt}"
   export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(pwd)/Scripts/lsan-suppressions.txt:print_suppressions=0}"
 else
-  filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|DiskCache|MemoryCache|BoundedExecutor|CompletionLatch|DeliveryBatch|AnimatedImage|Curl|ImageDownloader|SharedDownload|SingleFlight|DecodingImageLoader|ProgressiveDecode|ImageLoadOperation|ImageCodingAsync|ImageLoadingService')
+  filter=(--filter 'ImageManager|ImagePrefetcher|ImageCache|DiskCache|MemoryCache|BoundedExecutor|CompletionLatch|DeliveryBatch|AnimatedImage|Curl|ImageDownloader|SharedDownload|SingleFlight|DecodingImageLoader|ProgressiveDecode|ImageLoadOperation|ImageCodingAsync|ImageLoadingService|CacheQueryPromise')
   build=(--sanitize=thread -Xswiftc -DWEBIMAGE_THREAD_SANITIZER --scratch-path .build-tsan)
   # Stop at the first report, with both stacks, and fail the run.
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
