@@ -13,7 +13,9 @@ struct ImageCacheEntryExtras: Codable, Equatable {
     var lastModified: String?
     var extendedObject: Data?
 
-    private static let extendedObjectMarker = Data("\"extendedObject\"".utf8)
+    /// The key that marks JSON holding an extended object. A static string, not a static `Data`: the leak checker
+    /// cannot follow a lazily made global's `Data` storage and reports it.
+    private static let extendedObjectMarker: StaticString = "\"extendedObject\""
 
     init() {}
 
@@ -26,8 +28,21 @@ struct ImageCacheEntryExtras: Codable, Equatable {
     /// The extended object in `data` alone; skips the JSON decode when the data names none, as most entries'
     /// extended data (validators only, read on every disk hit) does not.
     static func extendedObject(in data: Data?) -> Data? {
-        guard let data, data.range(of: extendedObjectMarker) != nil else { return nil }
+        guard let data, names(extendedObjectMarker, in: data) else { return nil }
         return Self(data).extendedObject
+    }
+
+    /// Whether `data` holds the bytes of `marker` anywhere.
+    private static func names(_ marker: StaticString, in data: Data) -> Bool {
+        let needle = UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+        return data.withUnsafeBytes { haystack in
+            guard haystack.count >= needle.count else { return false }
+            for start in 0...(haystack.count - needle.count)
+            where haystack[start] == needle[0] && haystack[start..<start + needle.count].elementsEqual(needle) {
+                return true
+            }
+            return false
+        }
     }
 
     /// The extended data to store: nil when there is nothing to keep.
