@@ -67,7 +67,11 @@ public final class AnimatedImage: Sendable {
         if let animated = decoder as? any AnimatedImageCoding {
             provider = try animated.makeAnimatedImageProvider(for: data, options: options)
         } else {
-            provider = try StillImageProvider(data: data, coder: decoder, options: options)
+            // The first frame alone, decoded now (a still image has no other).
+            var still = options
+            still.firstFrameOnly = true
+            still.framesOnDemand = false
+            provider = DecodedFramesProvider(try decoder.decode(data, options: still).firstFrame, data: data)
         }
         self.init(provider: provider, decodeOptions: options)
     }

@@ -4,12 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The frames a progressive decoder has completed so far, as a frame source: what a partial image of an animation
-/// loaded with ``ImageDecodeOptions/framesOnDemand`` carries in ``Image/animation``, so that partial images are
-/// animations as the final image is, their frame count growing as bytes arrive (SDWebImage's progressive
-/// `SDAnimatedImage`). The frames were decoded once, by the load's one incremental decoder; this only hands them
-/// out. Immutable.
-final class PartialAnimationProvider: AnimatedImageProviding {
+/// Frames decoded already, as a frame source that only hands them out. Two kinds of image use it:
+/// - a still image given to ``AnimatedImage/init(data:coder:options:)`` by data that no coder offers frames on
+///   demand for: one frame, loop count 0, its format, as SDWebImage's `SDAnimatedImage` decodes such data;
+/// - a partial image of an animation loaded with ``ImageDecodeOptions/framesOnDemand``: the frames the load's one
+///   incremental decoder has completed so far, so that partial images are animations as the final image is, their
+///   frame count growing as bytes arrive (SDWebImage's progressive `SDAnimatedImage`).
+///
+/// Thread-safe: immutable.
+final class DecodedFramesProvider: AnimatedImageProviding {
     let animatedImageData: Data
     let format: ImageFormat
     let frameSize: PixelSize
@@ -17,25 +20,26 @@ final class PartialAnimationProvider: AnimatedImageProviding {
     let hasAlpha: Bool
     private let frames: [ImageFrame]
 
-    /// The frames of `partial`, decoded from `data`, the bytes received so far.
-    init(_ partial: Image, data: Data) {
+    /// The frames of `image`, decoded from `data`.
+    init(_ image: Image, data: Data) {
         animatedImageData = data
-        format = partial.format
-        frameSize = partial.pixelSize
-        loopCount = partial.loopCount
-        hasAlpha = partial.hasAlpha
-        frames = partial.frames
+        format = image.format
+        frameSize = image.pixelSize
+        loopCount = image.loopCount
+        hasAlpha = image.hasAlpha
+        frames = image.frames
     }
 
     var frameCount: Int { frames.count }
 
+    /// The frame's duration; 0 for a still image, which is not timed.
     func duration(ofFrameAt index: Int) -> Double {
         frames.indices.contains(index) ? frames[index].duration : 0
     }
 
     func frame(at index: Int) throws(WebImageError) -> PixelBuffer {
         guard frames.indices.contains(index) else {
-            throw WebImageError(.badImageData, "frame \(index) of a partial animation of \(frames.count) frames")
+            throw .badImageData(format, "there is no frame \(index) among the \(frames.count) decoded")
         }
         return frames[index].pixels
     }
@@ -55,7 +59,7 @@ extension Image {
             orientation: orientation,
             isIncremental: true,
             decodeOptions: options,
-            animation: AnimatedImage(provider: PartialAnimationProvider(self, data: data), decodeOptions: options)
+            animation: AnimatedImage(provider: DecodedFramesProvider(self, data: data), decodeOptions: options)
         )
     }
 }
