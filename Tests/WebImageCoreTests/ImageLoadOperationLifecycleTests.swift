@@ -14,6 +14,7 @@ import WebImageTestSupport
         var completion: ImageLoadResultHandler {
             { [self] result in
                 let entry = switch result {
+                case .success(let loaded) where loaded.outcome == .partial: "partial \(loaded.image.width)"
                 case .success(let loaded): "result \(loaded.outcome)"
                 case .failure(let error): "error \(error.code)"
                 }
@@ -43,6 +44,23 @@ import WebImageTestSupport
     private let url = URL(string: "https://example.com/a.png")!
     private var loaded: ImageLoadResult {
         ImageLoadResult(image: solidImage(width: 1), data: nil, cacheType: .none, url: url, outcome: .loaded)
+    }
+
+    /// A partial result, told apart by its width.
+    private func partial(_ width: Int) -> @Sendable () -> ImageLoadResult {
+        { [url] in ImageLoadResult(image: solidImage(width: width), data: nil, cacheType: .none, url: url, outcome: .partial) }
+    }
+
+    /// Hands over what waited behind a result that is not final, as the operation does (without its queue): the
+    /// end, or each partial in turn.
+    private func handOver(_ after: Lifecycle.AfterEarly, _ lifecycle: inout Lifecycle) {
+        switch after {
+        case .nothing: break
+        case .end(let deliver): deliver()
+        case .partial(let make, let completion):
+            completion(.success(make()))
+            handOver(lifecycle.endEarly(), &lifecycle)
+        }
     }
 
     private var cancelled: WebImageError { WebImageError(.cancelled, "cancelled") }
@@ -117,32 +135,50 @@ import WebImageTestSupport
         #expect(!schedules)
     }
 
-    @Test func theEndWaitsForAResultThatIsNotFinalAndAPartialMeanwhileIsDropped() {
+    @Test func theEndWaitsForAResultThatIsNotFinalAndAPartialWaitingIsDropped() {
         let log = Log()
         var lifecycle = Lifecycle(completion: log.completion, progressHandler: nil)
-        let early = lifecycle.beginEarly(evenIfBusy: false)
-        let second = lifecycle.beginEarly(evenIfBusy: false)
+        let early = lifecycle.beginPartial(partial(1))
+        let second = lifecycle.beginPartial(partial(2))
         #expect(early != nil)
-        #expect(second == nil, "a partial while another is on its way is dropped")
+        #expect(second == nil, "a partial while another is on its way waits")
         perform(lifecycle.finish(.success(loaded)))
         #expect(log.all.isEmpty, "the final result waits")
         #expect(lifecycle.isEnded)
         #expect(!lifecycle.showsEarly, "an early result that the end overtook is not shown")
-        early?(.success(loaded))
-        lifecycle.endEarly()?()
-        #expect(log.all == ["result loaded", "result loaded"])
-        #expect(lifecycle.endEarly() == nil)
+        early?(.success(partial(1)()))
+        handOver(lifecycle.endEarly(), &lifecycle)
+        #expect(log.all == ["partial 1", "result loaded"], "the end overtook the partial that waited")
+        guard case .nothing = lifecycle.endEarly() else { Issue.record("nothing more after the end"); return }
+    }
+
+    /// SDWebImage shows every partial image; here partials that come faster than they are handed over skip to the
+    /// latest, and the latest is always shown: a body that pauses leaves its last partial image on screen.
+    @Test func theLatestPartialThatWaitedFollowsTheOneOnItsWay() {
+        let log = Log()
+        var lifecycle = Lifecycle(completion: log.completion, progressHandler: nil)
+        let first = lifecycle.beginPartial(partial(1))
+        #expect(lifecycle.beginPartial(partial(2)) == nil)
+        #expect(lifecycle.beginPartial(partial(3)) == nil)
+        first?(.success(partial(1)()))
+        handOver(lifecycle.endEarly(), &lifecycle)
+        #expect(log.all == ["partial 1", "partial 3"], "the latest waited, in place of the one before it")
+        #expect(lifecycle.beginPartial(partial(4)) != nil, "nothing is on its way any more")
+        perform(lifecycle.finish(.success(loaded)))
+        #expect(log.all.count == 2, "the end waits for the fourth")
+        handOver(lifecycle.endEarly(), &lifecycle)
+        #expect(log.all == ["partial 1", "partial 3", "result loaded"])
     }
 
     @Test func aCancelWhileAnEarlyResultIsOnItsWayStopsTheWorkAtOnceAndDeliversAfterIt() {
         let log = Log()
         var lifecycle = Lifecycle(completion: log.completion, progressHandler: nil)
         _ = lifecycle.onCancel(log.hook("hook"))
-        #expect(lifecycle.beginEarly(evenIfBusy: true) != nil)
+        #expect(lifecycle.beginEarly() != nil)
         perform(lifecycle.cancel(with: cancelled))
         #expect(log.all == ["hook"], "the work stops at once; the completion waits")
         #expect(lifecycle.isCancelled)
-        lifecycle.endEarly()?()
+        handOver(lifecycle.endEarly(), &lifecycle)
         #expect(log.all == ["hook", "error cancelled"])
         perform(lifecycle.finish(.success(loaded)))
         #expect(log.all.count == 2)

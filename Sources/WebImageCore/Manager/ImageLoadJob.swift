@@ -196,7 +196,7 @@ final class ImageLoadJob: Sendable {
             progress = { @Sendable [operation, url, key = keys.full] report in
                 guard let decoded = report.partialImage, !operation.isFinished else { return operation.report(report) }
                 // Transformed only when it will be delivered: a partial that comes while the one before is still
-                // being handed over is dropped untouched.
+                // being handed over waits untouched, and is dropped so if a later one or the end overtakes it.
                 operation.deliverPartial {
                     var partial = decoded
                     if let transformer, !partial.isAnimated || transformsAnimations {

@@ -19,6 +19,9 @@ extension ImageLoadOperation {
             var progress: ImageLoadProgress?
             /// Whether a result that is not final is on its way to the completion.
             var isDeliveringEarly = false
+            /// The latest partial result that came while another result that is not final was on its way, made when
+            /// its turn comes.
+            var waitingPartial: (@Sendable () -> ImageLoadResult)?
         }
 
         enum Phase {
@@ -128,11 +131,24 @@ extension ImageLoadOperation {
             } ?? nil
         }
 
-        /// Starts handing over a result that is not final. Returns the completion to hand it to, or nil when the load
-        /// has ended or (unless `evenIfBusy`) another such result is still on its way: the result is then dropped.
-        mutating func beginEarly(evenIfBusy: Bool) -> ImageLoadResultHandler? {
+        /// Starts handing over a result that is not final (the cached image of a refreshing load). Returns the
+        /// completion to hand it to, or nil when the load has ended.
+        mutating func beginEarly() -> ImageLoadResultHandler? {
             withRunning { running in
-                guard evenIfBusy || !running.isDeliveringEarly else { return nil }
+                running.isDeliveringEarly = true
+                return running.completion
+            } ?? nil
+        }
+
+        /// Starts handing over a partial result, made by `make`. Returns the completion to hand it to, or nil when
+        /// the load has ended or another result that is not final is on its way: `make` then waits, in place of any
+        /// partial that waited before it, for ``endEarly()`` to hand it over next.
+        mutating func beginPartial(_ make: @escaping @Sendable () -> ImageLoadResult) -> ImageLoadResultHandler? {
+            withRunning { running in
+                guard !running.isDeliveringEarly else {
+                    running.waitingPartial = make
+                    return nil
+                }
                 running.isDeliveringEarly = true
                 return running.completion
             } ?? nil
@@ -142,17 +158,32 @@ extension ImageLoadOperation {
         /// ended.
         var showsEarly: Bool { !isEnded }
 
-        /// A result that is not final has been handed over. Returns the end that waited for it, or nil.
-        mutating func endEarly() -> (@Sendable () -> Void)? {
+        /// What waited behind a result that is not final, once it has been handed over.
+        enum AfterEarly {
+            case nothing
+            /// The end of the load.
+            case end(@Sendable () -> Void)
+            /// The latest partial result, to make and hand to `completion`; it is now the one on its way.
+            case partial(make: @Sendable () -> ImageLoadResult, completion: ImageLoadResultHandler)
+        }
+
+        /// A result that is not final has been handed over. Returns what waited for it: the end, or else the latest
+        /// partial result; a partial that waited is dropped when the end came meanwhile.
+        mutating func endEarly() -> AfterEarly {
             switch phase {
             case .running:
-                _ = withRunning { $0.isDeliveringEarly = false }
-                return nil
+                return withRunning { running in
+                    guard let make = running.waitingPartial.take() else {
+                        running.isDeliveringEarly = false
+                        return .nothing
+                    }
+                    return .partial(make: make, completion: running.completion)
+                } ?? .nothing
             case .endingAfterEarly(let deliver, let isCancelled):
                 phase = isCancelled ? .cancelled : .finished
-                return deliver
+                return .end(deliver)
             case .finished, .cancelled, .modifying:
-                return nil
+                return .nothing
             }
         }
 

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,7 +12,8 @@ import Foundation
 /// comes first, whatever the race. Results that are not final may come before it: with `refreshCached` and a
 /// cached image, a ``ImageLoadResult/Outcome/refreshing`` result first; with `progressiveLoad`,
 /// ``ImageLoadResult/Outcome/partial`` results. They never overlap one another or the final result, and never
-/// come after it: a partial image that arrives while an earlier one is still being handed over is dropped. Once
+/// come after it: a partial image that arrives while an earlier one is still being handed over waits, in place of any
+/// that waited before it, and follows it unless the final result comes first. Once
 /// the final result is claimed, the operation lets go of the completion and the progress handler, so that keeping
 /// the operation does not keep what they capture.
 ///
@@ -162,26 +164,35 @@ public struct ImageLoadOperation: Sendable, Hashable {
     /// Delivers the cached image of a `refreshCached` load before the loader is asked; the final result, or a
     /// cancellation, waits until this one has been handed over.
     func deliverRefreshing(_ result: ImageLoadResult, duringCall: Bool) {
-        guard let run, let completion = run.lifecycle.withLock({ $0.beginEarly(evenIfBusy: true) }) else { return }
+        guard let run, let completion = run.lifecycle.withLock({ $0.beginEarly() }) else { return }
         Self.deliverEarly(result, to: completion, in: run, duringCall: duringCall)
     }
 
-    /// Delivers a partial image of a progressive load, made by `make` (on the calling thread, outside the lock)
-    /// only when it will be delivered: not when the operation is finished or another result that is not final is
-    /// still on its way (the partial is then dropped). The final result waits behind it.
-    func deliverPartial(_ make: () -> ImageLoadResult) {
-        guard let run, let completion = run.lifecycle.withLock({ $0.beginEarly(evenIfBusy: false) }) else { return }
+    /// Delivers a partial image of a progressive load, made by `make` only when its turn comes: at once (on the
+    /// calling thread, outside the lock) when no other result that is not final is on its way; otherwise after that
+    /// one (on a global queue), in place of any partial that waited before it, unless the load ends first. The
+    /// final result waits behind it. A partial that comes before a pause in the body is thus always shown.
+    func deliverPartial(_ make: @escaping @Sendable () -> ImageLoadResult) {
+        guard let run, let completion = run.lifecycle.withLock({ $0.beginPartial(make) }) else { return }
         Self.deliverEarly(make(), to: completion, in: run, duringCall: false)
     }
 
-    /// Hands `result` to `completion` on the callback queue unless the load ended first, then hands over the end
-    /// that waited behind it.
+    /// Hands `result` to `completion` on the callback queue unless the load ended first, then hands over what
+    /// waited behind it: the end, or the latest partial.
     private static func deliverEarly(
         _ result: ImageLoadResult, to completion: @escaping ImageLoadResultHandler, in run: Run, duringCall: Bool
     ) {
         run.callbackQueue.execute(duringCall: duringCall) {
             if run.lifecycle.withLock({ $0.showsEarly }) { completion(.success(result)) }
-            run.lifecycle.withLock { $0.endEarly() }?()
+            switch run.lifecycle.withLock({ $0.endEarly() }) {
+            case .nothing:
+                break
+            case .end(let deliver):
+                deliver()
+            case .partial(let make, let completion):
+                // Made off the callback queue, which may be the one a user interface draws on.
+                DispatchQueue.global().async { deliverEarly(make(), to: completion, in: run, duringCall: false) }
+            }
         }
     }
 
