@@ -11,7 +11,7 @@ import WebImageTestSupport
     func partialImagesArriveBeforeTheWholeOne(query: String) async throws {
         try await withTestHTTPServer { server in
             // The first half of the body, then nothing until the test has seen a partial image.
-            let half = TestHTTPHalfBody(on: server)
+            let half = TestHTTPSteppedBody(on: server)
             // Timeouts that outlast the test: the transfer is held open until the test has seen a partial image.
             let downloader = ImageDownloader(config: .patientWithGates, coder: ImageCoderRegistry.shared)
             defer { downloader.invalidate() }

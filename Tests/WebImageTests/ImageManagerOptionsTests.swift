@@ -176,7 +176,7 @@ import WebImageCore
         try await withTestHTTPServer { server in
             // Half of the body, then the rest only once the test has seen a partial image; should none come, the rest
             // is sent anyway after a while, so that the test fails instead of hanging.
-            let half = TestHTTPHalfBody(on: server)
+            let half = TestHTTPSteppedBody(on: server)
             let harness = ManagerHarness()
             DispatchQueue.global().asyncAfter(deadline: .now() + 10) { half.release() }
             var events: [String] = []

@@ -50,17 +50,28 @@ import WebImageCore
         return (partials, try results[finalIndex].get())
     }
 
-    /// Loads `url`, whose body `half` holds at half, releases the rest once a partial image has come (however slow
-    /// the machine, one comes first), and returns the partial images and the final result.
-    private func loadReleasingAfterAPartial(
-        _ harness: ManagerHarness, _ url: URL, half: TestHTTPHalfBody, options: ImageOptions, context: ImageContext
+    /// Loads `url`, whose body `stepped` holds at each cut, and releases each part once a partial image of the
+    /// parts before it has come (however slow the machine, one comes first); returns the partial images and the
+    /// final result.
+    private func loadStepping(
+        _ harness: ManagerHarness, _ url: URL, body stepped: TestHTTPSteppedBody,
+        options: ImageOptions, context: ImageContext = ImageContext()
     ) async throws -> (partials: [Image], final: ImageLoadResult) {
         let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
         harness.manager.loadImage(url: url, options: options, context: context) { result in
             received.withLock { $0.append(result) }
         }
-        #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { !$0.isEmpty } }, "a partial image came")
-        half.release()
+        var seen = 0
+        for step in 0..<stepped.steps {
+            let before = seen
+            #expect(
+                await waitUntil(timeout: .seconds(60)) { received.withLock { $0.count > before } },
+                "a partial image of the body before part \(step + 2) of \(url.path) came"
+            )
+            // Counted before the next part goes out, so that its partial image is the one the next step waits for.
+            seen = received.withLock { $0.count }
+            stepped.release()
+        }
         let isFinal: @Sendable (Result<ImageLoadResult, WebImageError>) -> Bool = {
             if case .success(let loaded) = $0 { loaded.isFinal } else { true }
         }
@@ -77,10 +88,13 @@ import WebImageCore
     ])
     func stillImagesArriveAtGrowingQualityThenWhole(fixture: String) async throws {
         try await withTestHTTPServer { server in
-            let harness = harness()
-            let url = server.url("/trickle/\(fixture)?parts=24&interval_ms=80&length=1")
-            let results = await harness.results(url, options: [.progressiveLoad, .waitStoreCache])
-            let (partials, final) = try split(results)
+            // The body in five parts, each sent once a partial image of the ones before has come. Every part brings
+            // something new for each fixture: WebP shows its first rows at 28 % of its body, and the progressive
+            // JPEG's scans complete at 12, 27, 40, 57, 65 and 72 % (its last scan shows only at the end).
+            let harness = harness(patient: true)
+            let stepped = TestHTTPSteppedBody(on: server, prefix: "/stepped/", cuts: [0.3, 0.45, 0.6, 0.75])
+            let url = server.url("/stepped/\(fixture)?length=1")
+            let (partials, final) = try await loadStepping(harness, url, body: stepped, options: [.progressiveLoad, .waitStoreCache])
             let whole = try ImageCoderRegistry.makeDefault().decode(Fixtures.data(fixture))
             #expect(final.outcome == .loaded)
             #expect(!final.image.isIncremental)
@@ -113,16 +127,18 @@ import WebImageCore
         }
     }
 
+    /// Cuts of `gif/anim.gif` (225 bytes; its four frames end at bytes 83, 130, 177 and 224) just after its first
+    /// three frames: a partial image of one, two, then three frames.
+    private static let gifFrameCuts = [0.4, 0.61, 0.82]
+
     @Test func gifFramesArriveAsTheyComplete() async throws {
         try await withTestHTTPServer { server in
-            let harness = harness()
+            let harness = harness(patient: true)
             let fixture = "gif/anim.gif"
             let data = Fixtures.data(fixture)
-            // Eight bytes every 40 ms: the three frames complete about a third of a second apart, so that a loaded
-            // machine still reads them in different chunks and hands over each partial before the next.
-            let url = server.url("/trickle/\(fixture)?parts=\(data.count / 8)&interval_ms=40&length=1")
-            let results = await harness.results(url, options: .progressiveLoad)
-            let (partials, final) = try split(results)
+            let stepped = TestHTTPSteppedBody(on: server, prefix: "/stepped/", cuts: Self.gifFrameCuts)
+            let url = server.url("/stepped/\(fixture)?length=1")
+            let (partials, final) = try await loadStepping(harness, url, body: stepped, options: .progressiveLoad)
             let whole = try ImageCoderRegistry.makeDefault().decode(data)
             #expect(final.image.frames.count == whole.frames.count)
             #expect(partials.count >= 2)
@@ -141,14 +157,14 @@ import WebImageCore
     /// animations whose frame count grows, their frames those of the final image.
     @Test func partialAnimationsWithFramesOnDemandGrowFrameByFrame() async throws {
         try await withTestHTTPServer { server in
-            let harness = harness()
+            let harness = harness(patient: true)
             let fixture = "gif/anim.gif"
             let data = Fixtures.data(fixture)
-            let url = server.url("/trickle/\(fixture)?parts=\(data.count / 8)&interval_ms=40&length=1")
+            let stepped = TestHTTPSteppedBody(on: server, prefix: "/stepped/", cuts: Self.gifFrameCuts)
+            let url = server.url("/stepped/\(fixture)?length=1")
             var context = ImageContext()
             context.framesOnDemand = true
-            let results = await harness.results(url, options: .progressiveLoad, context: context)
-            let (partials, final) = try split(results)
+            let (partials, final) = try await loadStepping(harness, url, body: stepped, options: .progressiveLoad, context: context)
             let whole = try ImageCoderRegistry.makeDefault().decode(data)
             #expect(final.image.animation != nil, "the final image has frames on demand")
             let animated = partials.filter { $0.frameCount > 1 }
@@ -170,12 +186,12 @@ import WebImageCore
     @Test func partialImagesAreTransformedLikeTheFinalOne() async throws {
         try await withTestHTTPServer { server in
             let harness = harness(patient: true)
-            let half = TestHTTPHalfBody(on: server)
+            let half = TestHTTPSteppedBody(on: server)
             let transformer = PaintTransformer()
             var context = ImageContext()
             context.imageTransformer = transformer
             let url = server.url("/half/jpeg/photo-progressive.jpg?length=1")
-            let (partials, final) = try await loadReleasingAfterAPartial(harness, url, half: half, options: .progressiveLoad, context: context)
+            let (partials, final) = try await loadStepping(harness, url, body: half, options: .progressiveLoad, context: context)
             #expect(!partials.isEmpty)
             for partial in partials { #expect(partial.pixels[x: 5, y: 5] == .red) }
             #expect(final.image.pixels[x: 5, y: 5] == .red)
@@ -201,7 +217,7 @@ import WebImageCore
             // Half the body, then nothing until released: the load cannot finish before it is cancelled (the
             // timeouts outlast the test, however slowly a loaded machine makes the first partial image).
             let harness = harness(patient: true)
-            let half = TestHTTPHalfBody(on: server)
+            let half = TestHTTPSteppedBody(on: server)
             let url = server.url("/half/jpeg/photo-progressive.jpg?length=1")
             let received = Locked<[Result<ImageLoadResult, WebImageError>]>([])
             let operation = harness.manager.loadImage(url: url, options: .progressiveLoad) { result in
@@ -241,14 +257,14 @@ import WebImageCore
     func scaledDownLoadsStillGetPartialImages(limitBytes: Int?) async throws {
         try await withTestHTTPServer { server in
             let harness = harness(patient: true)
-            let half = TestHTTPHalfBody(on: server, path: "/noise.png", body: try Self.noisePNG(), contentType: "image/png")
+            let half = TestHTTPSteppedBody(on: server, path: "/noise.png", body: try Self.noisePNG(), contentType: "image/png")
             var context = ImageContext()
             context.scaleDownLimitBytes = limitBytes
             let source = PixelSize(width: 400, height: 400)
             let expected = limitBytes.map { source.scaled(toLimitBytes: $0) } ?? source
             #expect(limitBytes == nil || expected.width < source.width)
-            let (partials, final) = try await loadReleasingAfterAPartial(
-                harness, server.url("/noise.png"), half: half, options: [.progressiveLoad, .scaleDownLargeImages], context: context
+            let (partials, final) = try await loadStepping(
+                harness, server.url("/noise.png"), body: half, options: [.progressiveLoad, .scaleDownLargeImages], context: context
             )
             #expect(!partials.isEmpty)
             for partial in partials { #expect(partial.pixelSize == expected) }
@@ -260,7 +276,7 @@ import WebImageCore
         try await withTestHTTPServer { server in
             // Half the body, held until the stream has yielded a partial image (or, so that the test ends, 60 s).
             let harness = harness(patient: true)
-            let half = TestHTTPHalfBody(on: server)
+            let half = TestHTTPSteppedBody(on: server)
             DispatchQueue.global().asyncAfter(deadline: .now() + 60) { half.release() }
             let url = server.url("/half/png/photo-crop-interlaced.png?length=1")
             var partials = 0
