@@ -50,7 +50,7 @@ extension ImageManager {
     nonisolated(nonsending) public func loadImage(
         url: URL?, options: ImageOptions = []
     ) async throws(WebImageError) -> ImageLoadResult {
-        if let url, let image = memoryHit(url, options: options, settings: settingsIfAny) {
+        if let url, let image = inlinedMemoryHit(url, options: options, settings: settingsIfAny) {
             return .memoryHit(image, url: url)
         }
         return try await loadThroughOperation(url: url, options: options, context: ImageContext())

@@ -140,6 +140,13 @@ extension ImageManager {
     /// manager has no settings: the key is then the URL's string and the manager's cache is asked. A context, even
     /// an empty one, is a large value: reading it costs more than the rest of a hit.
     func memoryHit(_ url: URL, options: ImageOptions, settings: Settings?) -> Image? {
+        inlinedMemoryHit(url, options: options, settings: settings)
+    }
+
+    /// ``memoryHit(_:options:settings:)`` inlined where it is called: the async form's, whose hit otherwise pays for
+    /// a call and a retain that the callback form's does not notice.
+    @inline(__always)
+    func inlinedMemoryHit(_ url: URL, options: ImageOptions, settings: Settings?) -> Image? {
         guard settings == nil else {
             return memoryHit(url, options: options, context: Self.defaultContext, settings: settings)
         }
