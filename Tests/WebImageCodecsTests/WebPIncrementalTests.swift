@@ -135,6 +135,31 @@ struct WebPIncrementalTests {
         #expect(first.currentImage()?.frames.count == 1)
     }
 
+    /// anim-compose.webp (260 bytes) has four frames, whose ANMF chunks end at bytes 98, 154, 210 and 260.
+    @Test("with frames on demand, an animation's partial images are animations of the frames that have come")
+    func growingAnimation() throws {
+        let data = Fixtures.data("webp/anim-compose.webp")
+        var options = ImageDecodeOptions()
+        options.framesOnDemand = true
+        let decoder = coder.makeIncrementalDecoder(options: options)
+        decoder.update(data.prefix(97), isFinished: false)
+        #expect(decoder.currentImage() == nil, "no frame has fully come")
+        for (length, frames) in [(98, 1), (153, 1), (154, 2), (230, 3)] {
+            decoder.update(data.prefix(length), isFinished: false)
+            let partial = try #require(decoder.currentImage(), "\(length) bytes")
+            #expect(partial.isIncremental)
+            #expect(partial.frameCount == frames, "\(length) bytes")
+            if frames > 1 {
+                let animation = try #require(partial.animation)
+                expectPixels(try animation.frame(at: frames - 1), WebPAnimationTests.composeExpectations[frames - 1])
+            }
+        }
+        decoder.update(data, isFinished: true)
+        let final = try #require(decoder.currentImage())
+        #expect(!final.isIncremental)
+        #expect(final.frameCount == 4)
+    }
+
     @Test("truncated, malformed and oversized downloads")
     func badDownloads() {
         let data = Fixtures.data("webp/photo.webp")

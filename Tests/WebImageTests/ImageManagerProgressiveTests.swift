@@ -154,13 +154,17 @@ import WebImageCore
     }
 
     /// SDWebImage's progressive `SDAnimatedImage`: with frames on demand, partial images of an animation are
-    /// animations whose frame count grows, their frames those of the final image.
-    @Test func partialAnimationsWithFramesOnDemandGrowFrameByFrame() async throws {
+    /// animations whose frame count grows, their frames those of the final image. The WebP (238 bytes) has four
+    /// frames ending at bytes 92, 140, 188 and 238; it is cut just after the first three, as the GIF is.
+    @Test(arguments: [
+        ("gif/anim.gif", gifFrameCuts),
+        ("webp/anim-img2webp.webp", [0.4, 0.6, 0.8]),
+    ])
+    func partialAnimationsWithFramesOnDemandGrowFrameByFrame(fixture: String, cuts: [Double]) async throws {
         try await withTestHTTPServer { server in
             let harness = harness(patient: true)
-            let fixture = "gif/anim.gif"
             let data = Fixtures.data(fixture)
-            let stepped = TestHTTPSteppedBody(on: server, prefix: "/stepped/", cuts: Self.gifFrameCuts)
+            let stepped = TestHTTPSteppedBody(on: server, prefix: "/stepped/", cuts: cuts)
             let url = server.url("/stepped/\(fixture)?length=1")
             var context = ImageContext()
             context.framesOnDemand = true
@@ -180,6 +184,7 @@ import WebImageCore
             }
             let counts = partials.map(\.frameCount)
             #expect(counts == counts.sorted(), "frame counts only grow: \(counts)")
+            #expect(counts.count >= 2 && counts.last! > counts.first!, "\(fixture): \(counts)")
         }
     }
 

@@ -108,7 +108,7 @@ struct WebPFeatures {
     }
 
     /// The little-endian 32-bit value at `offset` of `bytes`.
-    private static func uint32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
+    static func uint32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
         (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
     }
 }

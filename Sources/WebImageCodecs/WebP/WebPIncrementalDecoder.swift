@@ -11,9 +11,11 @@ import WebImageCore
 /// libwebp when the options ask for a thumbnail or scale-down). Partial images are copies of the rows decoded so
 /// far, with the rows below transparent; they are marked ``Image/isIncremental`` and report alpha.
 ///
-/// libwebp cannot decode an animation incrementally: for an animated file ``currentImage()`` is nil until the
-/// data is finished, and then the whole animation (or its first frame with
-/// ``ImageDecodeOptions/firstFrameOnly``), decoded as ``WebPCoder/decode(_:options:)`` does.
+/// libwebp cannot decode an animation incrementally. With ``ImageDecodeOptions/framesOnDemand`` (and not
+/// ``ImageDecodeOptions/firstFrameOnly``), an animated file's partial images are animations of the frames that have
+/// fully come, frames on demand, read from those frames as a file of their own (``WebPAnimationPrefix``) by the
+/// decoder of the final image; their frame count grows as frames complete. Otherwise ``currentImage()`` is nil
+/// until the data is finished. The finished data is decoded as ``WebPCoder/decode(_:options:)`` does.
 ///
 /// The image is complete, and no longer marked incremental, once libwebp has decoded every pixel and the data
 /// reaches the length the headers declare (the RIFF size, the image's chunk), as the one-shot decode requires.
@@ -40,6 +42,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         /// An animation, or a still image whose partial images would not fit in the decode memory budget:
         /// decoded whole once the data is finished.
         case wholeAtEnd
+        /// An animation with frames on demand: its complete frames so far, as a partial animation, until the data
+        /// is finished.
+        case growingAnimation(frameCount: Int, image: Image?)
         /// The complete image, or, for data that ended short of the length its headers declare, the last
         /// image, marked incremental.
         case finished(Image)
@@ -102,6 +107,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
                 hasAlpha: true,
                 isIncremental: true
             )
+        case .growingAnimation(_, let image):
+            return image
         case .readingHeaders, .wholeAtEnd, .failed, .busy:
             return nil
         }
@@ -137,6 +144,14 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             if isFinished {
                 state.decodedInOneGo = true
                 state.phase = .finished(try coder.decode(data, options: options))
+            }
+        case .growingAnimation(let known, _):
+            if isFinished {
+                state.decodedInOneGo = true
+                state.phase = .finished(try coder.decode(data, options: options))
+            } else if let (file, count) = WebPAnimationPrefix.completeFrames(of: data), count > known {
+                let image = try coder.decodeForLoad(file, options: options)
+                state.phase = .growingAnimation(frameCount: count, image: image.markedIncremental())
             }
         case .readingHeaders, .finished, .failed, .busy:
             break
@@ -176,7 +191,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
             return
         }
         if features.isAnimated {
-            state.phase = .wholeAtEnd
+            let grows = options.framesOnDemand && !options.firstFrameOnly
+            state.phase = grows ? .growingAnimation(frameCount: 0, image: nil) : .wholeAtEnd
             return
         }
         let target = try WebPCoder.stillTargetSize(features, options: options)
