@@ -250,6 +250,43 @@ struct PNGIncrementalTests {
         #expect(final.pixels == oneShot.pixels)
     }
 
+    /// apng-apngasm.png's four frames (the default image the first) have their data end at bytes 157, 246, 335 and
+    /// 423; apng-hidden-default.png's two frames, after a default image that is not one, at 197 and 289. A frame is
+    /// whole once the header of the chunk after its data has come.
+    @Test(
+        "with frames on demand, an APNG's partial images are animations of the frames that have come",
+        arguments: [
+            ("apng-apngasm.png", [(164, 0), (165, 1), (253, 1), (254, 2), (400, 3)]),
+            ("apng-hidden-default.png", [(180, 0), (205, 1), (297, 2)]),
+        ]
+    )
+    func growingAnimation(file: String, steps: [(length: Int, frames: Int)]) throws {
+        let data = Fixtures.data("png/\(file)")
+        let oneShot = try coder.decode(data)
+        var options = ImageDecodeOptions()
+        options.framesOnDemand = true
+        let decoder = coder.makeIncrementalDecoder(options: options)
+        for step in steps {
+            decoder.update(data.prefix(step.length), isFinished: false)
+            let partial = decoder.currentImage()
+            #expect((partial?.frameCount ?? 0) == step.frames, "\(file), \(step.length) bytes")
+            guard let partial else { continue }
+            #expect(partial.isIncremental)
+            if step.frames > 1 {
+                let animation = try #require(partial.animation, "frames on demand")
+                for index in 0..<step.frames {
+                    #expect(try animation.frame(at: index) == oneShot.frames[index].pixels, "\(file), frame \(index)")
+                }
+            } else {
+                #expect(partial.pixels == oneShot.frames[0].pixels)
+            }
+        }
+        decoder.update(data, isFinished: true)
+        let final = try #require(decoder.currentImage())
+        #expect(!final.isIncremental)
+        #expect(final.frameCount == oneShot.frameCount)
+    }
+
     @Test("truncated, malformed and oversized downloads")
     func badDownloads() throws {
         let data = Fixtures.data("png/photo-crop-interlaced.png")

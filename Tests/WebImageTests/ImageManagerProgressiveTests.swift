@@ -154,11 +154,14 @@ import WebImageCore
     }
 
     /// SDWebImage's progressive `SDAnimatedImage`: with frames on demand, partial images of an animation are
-    /// animations whose frame count grows, their frames those of the final image. The WebP (238 bytes) has four
-    /// frames ending at bytes 92, 140, 188 and 238; it is cut just after the first three, as the GIF is.
+    /// animations whose frame count grows, their frames those of the final image. Each fixture is cut just after
+    /// its first three frames: the WebP (238 bytes) has four frames ending at bytes 92, 140, 188 and 238; the APNG
+    /// (475 bytes) four whose data ends at bytes 157, 246, 335 and 423, each whole once the next chunk's header
+    /// has come.
     @Test(arguments: [
         ("gif/anim.gif", gifFrameCuts),
         ("webp/anim-img2webp.webp", [0.4, 0.6, 0.8]),
+        ("png/apng-apngasm.png", [0.36, 0.55, 0.74]),
     ])
     func partialAnimationsWithFramesOnDemandGrowFrameByFrame(fixture: String, cuts: [Double]) async throws {
         try await withTestHTTPServer { server in

@@ -26,6 +26,16 @@ protocol IncrementalDecodingFormat: Sendable {
 
     /// The finished data decoded in one shot, or nil when it cannot be.
     func decodeWhole(_ data: Data) -> Image?
+
+    /// For a start that said ``IncrementalStart/growingAnimation``: the animation of the frames of `data` that have
+    /// fully come, marked incremental, and their number; nil when no more than `frameCount` frames have (or the
+    /// frames cannot be read).
+    func partialAnimation(of data: Data, beyond frameCount: Int) -> (image: Image, frameCount: Int)?
+}
+
+extension IncrementalDecodingFormat {
+    /// No partial animations: the format never starts with ``IncrementalStart/growingAnimation``.
+    func partialAnimation(of data: Data, beyond frameCount: Int) -> (image: Image, frameCount: Int)? { nil }
 }
 
 /// What the start of a download allows an ``IncrementalDecodingFormat``.
@@ -36,4 +46,8 @@ enum IncrementalStart<Session> {
     case partials(Session)
     /// No partial images; the image is decoded whole when the data is finished.
     case wholeAtEnd
+    /// An animation with frames on demand: partial images are animations of the frames that have fully come
+    /// (``IncrementalDecodingFormat/partialAnimation(of:beyond:)``); the image is decoded whole when the data is
+    /// finished.
+    case growingAnimation
 }

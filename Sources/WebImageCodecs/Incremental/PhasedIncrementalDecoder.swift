@@ -22,6 +22,8 @@ final class PhasedIncrementalDecoder<Format: IncrementalDecodingFormat>: Increme
         case decoding(Format.Session)
         /// No partial images for this data; decoded whole once it is finished.
         case awaitingEnd
+        /// An animation's frames so far, as a partial animation (nil before the first), until the data is finished.
+        case growingAnimation(frameCount: Int, image: Image?)
         /// The complete image, or the last partial one of data that was cut short.
         case finished(Image)
         /// Malformed data or over the limits.
@@ -62,6 +64,8 @@ final class PhasedIncrementalDecoder<Format: IncrementalDecodingFormat>: Increme
         case .decoding(let session):
             // Outside the lock: no update runs during this call, by the contract.
             return format.partialImage(of: session)
+        case .growingAnimation(_, let image):
+            return image
         case .readingHeaders, .awaitingEnd, .failed, .busy:
             return nil
         }
@@ -73,10 +77,18 @@ final class PhasedIncrementalDecoder<Format: IncrementalDecodingFormat>: Increme
             case .waiting: .readingHeaders
             case .partials(let session): .decoding(session)
             case .wholeAtEnd: .awaitingEnd
+            case .growingAnimation: .growingAnimation(frameCount: 0, image: nil)
             }
         }
-        if case .decoding(let session) = phase {
+        switch phase {
+        case .decoding(let session):
             try data.withBytes { bytes throws(WebImageError) in try format.advance(session, with: bytes) }
+        case .growingAnimation(let known, _):
+            if let (image, count) = format.partialAnimation(of: data, beyond: known) {
+                phase = .growingAnimation(frameCount: count, image: image)
+            }
+        default:
+            break
         }
     }
 
@@ -86,6 +98,9 @@ final class PhasedIncrementalDecoder<Format: IncrementalDecodingFormat>: Increme
         if case .finished = phase { return phase }
         if let image = format.decodeWhole(data) { return .finished(image) }
         if case .decoding(let session) = phase, let partial = format.partialImage(of: session) {
+            return .finished(partial)
+        }
+        if case .growingAnimation(_, let partial?) = phase {
             return .finished(partial)
         }
         return .failed

@@ -15,9 +15,11 @@ import WebImageCore
 /// gives with the same options (thumbnail, scale-down limit); they are marked ``Image/isIncremental`` and
 /// report alpha.
 ///
-/// APNG: the partial images show the default image's rows when the default image is the animation's first
-/// frame; when it is not part of the animation there are no partial images. Either way the finished image is
-/// the whole animation.
+/// APNG: with ``ImageDecodeOptions/framesOnDemand`` (and not ``ImageDecodeOptions/firstFrameOnly``), the partial
+/// images are animations of the frames that have fully come, read from those frames as a file of their own
+/// (``APNGAnimationPrefix``) as loads decode the finished file, frames on demand. Otherwise they show the default
+/// image's rows when the default image is the animation's first frame; when it is not part of the animation there
+/// are no partial images. Either way the finished image is the whole animation.
 ///
 /// When the data is finished the image is ``PNGCoder/decode(_:options:)``'s, so its pixels equal a one-shot
 /// decode's. When that decode fails (data cut short), the last partial image stays available, unless libpng had
@@ -44,9 +46,17 @@ struct PNGIncrementalFormat: IncrementalDecodingFormat {
         try? coder.decode(data, options: options)
     }
 
+    func partialAnimation(of data: Data, beyond frameCount: Int) -> (image: Image, frameCount: Int)? {
+        guard let (file, count) = APNGAnimationPrefix.completeFrames(of: data), count > frameCount,
+              let image = try? coder.decodeForLoad(file, options: options)
+        else { return nil }
+        return (image.markedIncremental(), count)
+    }
+
     /// A session once the chunks before the image data have arrived.
     func start(_ bytes: UnsafeRawBufferPointer) throws(WebImageError) -> IncrementalStart<Session> {
         guard let layout = try Layout(prefix: bytes) else { return .waiting }
+        if layout.animation != nil, options.framesOnDemand, !options.firstFrameOnly { return .growingAnimation }
         if layout.animation != nil, !layout.defaultImageIsFirstFrame { return .wholeAtEnd }
         let size = layout.header.size
         // The size the one-shot decode gives: a still, or every frame of an APNG (one with firstFrameOnly).
