@@ -9,8 +9,8 @@ struct WebImageTool: ParsableCommand {
         discussion: """
             Every command takes --json to print one JSON object per input: ok, format, width, height, frames, ms,
             and on failure error.code and error.message. The exit status is 0 when every input succeeded, 1 otherwise.
-            Bytes that no coder recognises fail with unsupportedFormat, from a file or a download alike (fetch \
-            --data excepted, which says badImageData); malformed bytes of a known format fail with badImageData.
+            Bytes that no coder recognises fail with unsupportedFormat, from a file or a download alike; \
+            malformed bytes of a known format fail with badImageData.
             """,
         subcommands: [
             InfoCommand.self, DecodeCommand.self, ThumbCommand.self, ConvertCommand.self, DemoCommand.self, CacheCommand.self,

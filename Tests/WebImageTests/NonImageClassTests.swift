@@ -19,9 +19,10 @@ import WebImageTestSupport
                 try WebImageToolTests.run(["thumb", "--json", "--thumbnail", "8", "--out", root.path, file.path]),
                 try WebImageToolTests.run(["decode", "--json", file.path]),
                 try WebImageToolTests.run(["fetch", "--json", "--cache-dir", root.appendingPathComponent("cache").path] + urls),
+                try WebImageToolTests.run(["fetch", "--json", "--data", "--cache-dir", root.appendingPathComponent("data").path] + urls),
             ]
             let failures = runs.flatMap(\.objects).filter { $0["summary"] == nil }
-            #expect(failures.count == 5)
+            #expect(failures.count == 7)
             for failure in failures {
                 #expect(failure["ok"] as? Bool == false)
                 #expect((failure["error"] as? [String: Any])?["code"] as? String == "unsupportedFormat", "\(failure)")
@@ -37,7 +38,11 @@ import WebImageTestSupport
                 "fetch", "--json", "--cache-dir", root.appendingPathComponent("cache").path,
                 "data:image/png;base64," + truncated.base64EncodedString(),
             ])
-            for object in [decode.objects.first, fetch.objects.first] {
+            let fetchData = try WebImageToolTests.run([
+                "fetch", "--json", "--data", "--cache-dir", root.appendingPathComponent("data").path,
+                "data:image/png;base64," + truncated.base64EncodedString(),
+            ])
+            for object in [decode.objects.first, fetch.objects.first, fetchData.objects.first] {
                 #expect((object?["error"] as? [String: Any])?["code"] as? String == "badImageData", "\(object ?? [:])")
             }
         }

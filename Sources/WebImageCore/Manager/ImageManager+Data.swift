@@ -212,8 +212,11 @@ extension ImageManager {
             case .failure(let error):
                 flight.finish(.failure(error))
             case .success(let stored):
-                guard let found = plan.describe(stored.data, coder: coder) else {
-                    flight.finish(.failure(WebImageError(.badImageData, "the bytes of \(plan.url.absoluteString) are not an image")))
+                let found: EncodedImage
+                do throws(WebImageError) {
+                    found = try plan.describeLoaded(stored.data, coder: coder)
+                } catch {
+                    flight.finish(.failure(error))
                     return
                 }
                 keepEncoded(found, forKey: plan.key)

@@ -102,8 +102,21 @@ struct VariantPlan: Sendable {
 
     /// `data` with its format and pixel size, read from its header; nil when `coder` does not read it.
     func describe(_ data: Data, coder: any ImageCoding) -> EncodedImage? {
-        guard let info = try? coder.info(for: data) else { return nil }
-        return EncodedImage(data: data, format: info.format, pixelSize: info.pixelSize)
+        try? describeLoaded(data, coder: coder)
+    }
+
+    /// ``describe(_:coder:)`` for the loaded original, with the reason it fails. Bytes that are not an image are
+    /// `badImageData` to a load, as a load's decode reports them; bytes no coder recognises keep `unsupportedFormat`
+    /// in ``WebImageError/coderCode``, as there too.
+    func describeLoaded(_ data: Data, coder: any ImageCoding) throws(WebImageError) -> EncodedImage {
+        do throws(WebImageError) {
+            let info = try coder.info(for: data)
+            return EncodedImage(data: data, format: info.format, pixelSize: info.pixelSize)
+        } catch {
+            var failure = WebImageError(.badImageData, "the bytes of \(url.absoluteString) are not an image: \(error.message)")
+            if error.code == .unsupportedFormat { failure.coderCode = .unsupportedFormat }
+            throw failure
+        }
     }
 
     /// The variant of a loaded image: an original asked for in its own format, with no encoding of its own, is its
