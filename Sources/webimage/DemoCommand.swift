@@ -30,8 +30,12 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .long, help: "Directory for the thumbnail and the transformed image (default: a directory under the system's temporary directory).")
     var out: String?
 
-    @Option(name: [.customLong("thumbnail"), .customLong("size")], help: "The thumbnails' size in pixels, N for N x N (--size is another name for it).")
-    var size: Int = 128
+    @Option(
+        name: [.customLong("thumbnail"), .customLong("size")],
+        help: PixelSizeArgument.help("The box the thumbnails fit inside, from 16 to 1024 pixels a side (--size is another name for it)"),
+        transform: { try PixelSizeArgument(parsing: $0) }
+    )
+    var size = PixelSizeArgument(PixelSize(square: 128))
 
     @Option(name: .long, help: "Loads of each sample and size started at once in each pass.")
     var copies: Int = 3
@@ -39,7 +43,9 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard (16...1024).contains(size) else { throw ValidationError("--thumbnail must be between 16 and 1024") }
+        guard (16...1024).contains(size.size.width), (16...1024).contains(size.size.height) else {
+            throw ValidationError("--thumbnail sides must be between 16 and 1024")
+        }
         guard (1...50).contains(copies) else { throw ValidationError("--copies must be between 1 and 50") }
     }
 

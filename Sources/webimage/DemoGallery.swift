@@ -33,7 +33,7 @@ struct DemoGallery: Sendable {
     /// How many loads of each (sample, variant) pair start at once.
     let copies: Int
     /// The side of the square the thumbnails fit in, in pixels.
-    let thumbnailSize: Int
+    let thumbnailSize: PixelSizeArgument
     /// The total size of the samples in bytes: what one request per URL transfers.
     let sampleBytes: Int
 
@@ -41,7 +41,7 @@ struct DemoGallery: Sendable {
     static let options: ImageOptions = [.waitStoreCache]
 
     /// The gallery of every sample `server` serves.
-    init(server: DemoServer, copies: Int, thumbnailSize: Int) {
+    init(server: DemoServer, copies: Int, thumbnailSize: PixelSizeArgument) {
         self.copies = copies
         self.thumbnailSize = thumbnailSize
         urls = server.names.map(server.url(for:))
@@ -62,13 +62,13 @@ struct DemoGallery: Sendable {
     /// The context of a load of `variant`: nothing for full size, the thumbnail size for a thumbnail.
     func context(for variant: Variant) -> ImageContext {
         var context = ImageContext()
-        if variant == .thumbnail { context.thumbnailPixelSize = PixelSize(square: thumbnailSize) }
+        if variant == .thumbnail { context.thumbnailPixelSize = thumbnailSize.size }
         return context
     }
 
     /// `5 samples x 2 sizes x 3 copies = 30 loads of 5 URLs`, for the text output.
     var summary: String {
-        "\(urls.count) samples x \(Variant.allCases.count) sizes (full, \(thumbnailSize) px thumbnail) x \(copies) copies "
+        "\(urls.count) samples x \(Variant.allCases.count) sizes (full, \(thumbnailSize.name) px thumbnail) x \(copies) copies "
             + "= \(loads.count) loads of \(urls.count) URLs"
     }
 }

@@ -36,19 +36,19 @@ struct DemoOutputs: Sendable {
 
     /// A thumbnail of `thumbnailSize` pixels as WebP and the transform as PNG (it has transparent corners), of
     /// `photo.jpg` when the server has it, else of its first sample.
-    init(server: DemoServer, thumbnailSize: Int) {
+    init(server: DemoServer, thumbnailSize: PixelSizeArgument) {
         let sample = server.names.contains("photo.jpg") ? "photo.jpg" : server.names[0]
         let base = (sample as NSString).deletingPathExtension
         self.sample = sample
         url = server.url(for: sample)
         var thumbnail = ImageContext()
-        thumbnail.thumbnailPixelSize = PixelSize(square: thumbnailSize)
+        thumbnail.thumbnailPixelSize = thumbnailSize.size
         var transform = ImageContext()
         transform.imageTransformer = Self.transformer
         items = [
             Item(
-                kind: "thumbnail", detail: "\(thumbnailSize) px, decoded reduced", context: thumbnail,
-                fileName: "\(base)-thumbnail-\(thumbnailSize).webp", format: .webp,
+                kind: "thumbnail", detail: "\(thumbnailSize.name) px, decoded reduced", context: thumbnail,
+                fileName: "\(base)-thumbnail-\(thumbnailSize.name).webp", format: .webp,
                 encodeOptions: ImageEncodeOptions(quality: 0.85)),
             Item(
                 kind: "transform", detail: "resize=256x256:cover,round=32", context: transform,

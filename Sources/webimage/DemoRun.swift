@@ -11,7 +11,7 @@ struct DemoRun: Sendable {
     /// Loads of each (sample, size) pair started at once.
     let copies: Int
     /// The thumbnails' size in pixels.
-    let thumbnailSize: Int
+    let thumbnailSize: PixelSizeArgument
     /// The shared cache's temporary home.
     let environment: DemoEnvironment
     /// Whether the output is JSON lines.
