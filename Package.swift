@@ -50,6 +50,11 @@ let package = Package(
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
         .systemLibrary(
+            name: "CAVIF",
+            pkgConfig: "libavif",
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
+        ),
+        .systemLibrary(
             name: "CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
@@ -80,7 +85,7 @@ let package = Package(
         // Coders over the C libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CWebImageShims"],
+            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CWebImageShims"],
             swiftSettings: strictSettings
         ),
         // The downloader: libcurl's multi interface on its own thread.
