@@ -17,14 +17,14 @@ struct AVIFCoderTests {
         [.red, .green, .blue, bottomRight]
     }
 
-    @Test("recognises AVIF data")
+    @Test("recognises AVIF data and encodes only AVIF")
     func detection() {
         #expect(coder.canDecode(Fixtures.data("avif/quad.avif")))
         #expect(coder.canDecode(Fixtures.data("avif/anim.avif")))
         #expect(!coder.canDecode(Fixtures.data("source/quad.png")))
         #expect(!coder.canDecode(Fixtures.data("webp/quad-lossy.webp")))
         #expect(!coder.canDecode(Data()))
-        #expect(!coder.canEncode(to: .avif))
+        #expect(coder.canEncode(to: .avif))
         #expect(!coder.canEncode(to: .webp))
         #expect(!coder.canEncode(to: .png))
     }
@@ -33,6 +33,7 @@ struct AVIFCoderTests {
     func registry() throws {
         let data = Fixtures.data("avif/quad.avif")
         #expect(ImageCoderRegistry.shared.decoder(for: data) is AVIFCoder)
+        #expect(ImageCoderRegistry.shared.canEncode(to: .avif))
         let image = try ImageCoderRegistry.shared.decode(data)
         #expect(image.format == .avif)
     }

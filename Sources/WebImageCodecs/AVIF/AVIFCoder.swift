@@ -5,7 +5,7 @@ import Foundation
 #endif
 import WebImageCore
 
-/// Decodes AVIF over libavif: still images at 8, 10 and 12 bits, with alpha, turned upright for their
+/// Decodes and encodes AVIF over libavif: still images at 8, 10 and 12 bits, with alpha, turned upright for their
 /// `irot`/`imir` transforms, and image sequences (`avis`) as animations, whole or frame by frame.
 ///
 /// ```swift
@@ -13,6 +13,7 @@ import WebImageCore
 /// var options = ImageDecodeOptions()
 /// options.thumbnailPixelSize = PixelSize(square: 256)   // decoded at full size, then resampled
 /// let thumbnail = try coder.decode(data, options: options)
+/// let encoded = try coder.encode(thumbnail, as: .avif, options: ImageEncodeOptions(quality: 0.7))
 /// ```
 ///
 /// libavif (0.11) decodes only at full size: a thumbnail costs a full-size decode followed by a resample, and
@@ -21,20 +22,32 @@ import WebImageCore
 /// applied.
 ///
 /// A coder is a value that holds only its settings: every method may be called from any thread at the same time
-/// as any other. Decoding runs synchronously on the caller's thread, on that thread alone, and cannot
+/// as any other. Decoding and encoding run synchronously on the caller's thread, on that thread alone, and cannot
 /// be cancelled once started.
 public struct AVIFCoder: ImageCoding, AnimatedImageCoding {
+    /// The encoder speed used unless another is given to ``init(encoderSpeed:)``: 8, fast enough for a server
+    /// to encode on request.
+    public static let defaultEncoderSpeed = 8
+
+    /// The encoder's speed, from 0 (slowest, smallest files) to 10 (fastest).
+    public let encoderSpeed: Int
+
     /// Creates a coder.
-    public init() {}
+    ///
+    /// - Parameter encoderSpeed: The AV1 encoder's speed, from 0 (slowest, smallest files) to 10 (fastest);
+    ///   clamped to that range.
+    public init(encoderSpeed: Int = AVIFCoder.defaultEncoderSpeed) {
+        self.encoderSpeed = min(10, max(0, encoderSpeed))
+    }
 
     /// Whether `data` starts with a file type box whose brands include `avif` or `avis`.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat.detect(data) == .avif
     }
 
-    /// Whether this coder encodes `format`: not yet, for any format.
+    /// Whether `format` is AVIF.
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .avif
     }
 
     /// Decodes an AVIF file: a still image, or every frame of an image sequence (only the first with
