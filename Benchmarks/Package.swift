@@ -27,6 +27,7 @@ let package = Package(
                 .linkedLibrary("png16"),
                 .linkedLibrary("webp"),
                 .linkedLibrary("gif"),
+                .linkedLibrary("avif"),
             ]
         ),
         // libcurl's multi interface called directly: the baseline of the download benchmarks.

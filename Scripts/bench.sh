@@ -21,6 +21,7 @@ fi
 need=()
 [[ -x /usr/bin/convert ]] || need+=(imagemagick)
 command -v cwebp >/dev/null 2>&1 || need+=(webp)
+command -v avifenc >/dev/null 2>&1 || need+=(libavif-bin)
 Scripts/setup.sh "${need[@]}"
 
 inputs=Benchmarks/Inputs
@@ -40,6 +41,10 @@ if [[ ! -f "$inputs/photo-256.jpg" ]]; then
   # A thumbnail-sized JPEG, as caches hold many of: 256 x 192.
   convert "$inputs/base-2000.png" -resize 256x192! -strip -quality 85 "$inputs/photo-256.jpg"
   rm -f "$inputs/base-2000.png"
+fi
+if [[ ! -f "$inputs/photo-2000x1500.avif" ]]; then
+  # From the PNG input, at avifenc's default quality and a speed a server would use.
+  avifenc -j 1 -s 8 "$inputs/photo-2000x1500.png" "$inputs/photo-2000x1500.avif" >/dev/null
 fi
 
 if $instructions; then

@@ -19,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
         ("PNG", "photo-2000x1500.png", PNGCoder(), raw_png_decode),
         ("WebP", "photo-2000x1500.webp", WebPCoder(), raw_webp_decode),
         ("GIF", "photo-1000x750.gif", GIFCoder(), raw_gif_decode),
+        ("AVIF", "photo-2000x1500.avif", AVIFCoder(), raw_avif_decode),
     ]
 
     for item in cases {

@@ -1,5 +1,6 @@
 #include "CRawCodecs.h"
 
+#include <avif/avif.h>
 #include <gif_lib.h>
 #include <png.h>
 #include <stdint.h>
@@ -130,5 +131,36 @@ end:
     free(row);
     if (!out) free(pixels);
     DGifCloseFile(gif, &error);
+    return result;
+}
+
+// Decodes an AVIF's first image with libavif as AVIFCoder does: one thread, Exif and XMP ignored, converted to
+// 8-bit RGBA with straight alpha.
+int raw_avif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    avifDecoder *decoder = avifDecoderCreate();
+    if (!decoder) return -1;
+    decoder->maxThreads = 1;
+    decoder->ignoreExif = AVIF_TRUE;
+    decoder->ignoreXMP = AVIF_TRUE;
+    decoder->strictFlags = AVIF_STRICT_ALPHA_ISPE_REQUIRED;
+    int result = -1;
+    if (avifDecoderSetIOMemory(decoder, data, size) != AVIF_RESULT_OK) goto done;
+    if (avifDecoderParse(decoder) != AVIF_RESULT_OK) goto done;
+    if (avifDecoderNextImage(decoder) != AVIF_RESULT_OK) goto done;
+    *width = (int)decoder->image->width;
+    *height = (int)decoder->image->height;
+    size_t bytes = (size_t)*width * (size_t)*height * 4;
+    unsigned char *pixels = out ? out : malloc(bytes);
+    if (!pixels) goto done;
+    avifRGBImage rgb;
+    avifRGBImageSetDefaults(&rgb, decoder->image);
+    rgb.depth = 8;
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.pixels = pixels;
+    rgb.rowBytes = (uint32_t)*width * 4;
+    result = avifImageYUVToRGB(decoder->image, &rgb) == AVIF_RESULT_OK ? 0 : -1;
+    if (!out) free(pixels);
+done:
+    avifDecoderDestroy(decoder);
     return result;
 }
