@@ -105,6 +105,8 @@ struct AVIFBadInputTests {
         let scaled = try coder.decode(claiming(1_000, 750), options: unlimited)
         #expect(scaled.pixelSize == PixelSize(width: 1_000, height: 750))
         expectPixels(scaled.pixels, quadrants(scaled.pixelSize, AVIFCoderTests.quad(.white)), tolerance: 16)
+        // An AV1 frame larger than the container says is refused by the AV1 decoder, not decoded and scaled.
+        expectDecodeFails(claiming(32, 24), "AV1 frame larger than the container's 32 x 24")
     }
 
     @Test("boxes claiming more bytes than the file has end as a typed error or an image")

@@ -14,7 +14,8 @@ import WebImageCore
 /// Settings: one thread (decodes run on the caller's thread, and the coder's callers decode in parallel);
 /// Exif and XMP are not read (the orientation comes from `irot`/`imir`); libavif's own size limit is its default
 /// (16384 x 16384 pixels), which is also the most it accepts, and the coder's pixel limit applies after parsing,
-/// from the container, before any AV1 data is decoded; libavif's frame limit is its default too (12 hours at
+/// from the container, before any AV1 data is decoded; for a still image it is then lowered to the container's
+/// size, so that the AV1 decoder refuses a larger frame; libavif's frame limit is its default too (12 hours at
 /// 60 frames a second), to bound the parse of sample tables, and the coder's frame limit applies after parsing.
 /// Of libavif's strict checks only `AVIF_STRICT_ALPHA_ISPE_REQUIRED` is kept, so that the alpha plane's size is
 /// known from the container: files without a `pixi` box (written by older encoders) and with an odd clean
@@ -57,6 +58,12 @@ final class AVIFDecoder {
                 while: "reading the container"
             )
             header = try AVIFHeader(parsed: decoder)
+            // The AV1 decoder is opened at the first frame with this limit: a still image's AV1 frame may not be
+            // larger than its container says (libavif scales a frame of another size to the container's), so
+            // that a few bytes of AV1 data cannot make the AV1 decoder allocate up to libavif's default limit.
+            if header.frameCount == 1 {
+                decoder.pointee.imageSizeLimit = UInt32(clamping: max(1, header.size.pixelCount))
+            }
         } catch {
             avifDecoderDestroy(decoder)
             bytes.deallocate()
