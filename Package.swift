@@ -49,9 +49,10 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        // Without pkg-config: libavif's flags carry -DAVIF_DLL (for Windows DLL imports), which SwiftPM refuses with
+        // a warning on every build. Its header and library are in the system's default paths.
         .systemLibrary(
             name: "CAVIF",
-            pkgConfig: "libavif",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
         ),
         .systemLibrary(
