@@ -64,6 +64,30 @@ import WebImageCore
         #expect(ImageFormat.detect(ftyp("qt  ")) == .undefined)
     }
 
+    @Test func jpegXLCodestreamAndContainer() {
+        #expect(ImageFormat.detect(bytes([0xFF, 0x0A, 0xFA, 0x1F])) == .jpegxl)
+        #expect(ImageFormat.detect(Data([0xFF, 0x0A])) == .jpegxl)
+        let container: [UInt8] = [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        #expect(ImageFormat.detect(bytes(container + [0, 0, 0, 0x14] + ascii("ftypjxl "), padTo: 32)) == .jpegxl)
+        // One byte off, or cut short, is not JPEG XL.
+        #expect(ImageFormat.detect(Data([0xFF, 0x0B, 0x00])) == .undefined)
+        #expect(ImageFormat.detect(Data(container.dropLast())) == .undefined)
+        var damaged = container
+        damaged[11] = 0x0B
+        #expect(ImageFormat.detect(bytes(damaged, padTo: 32)) == .undefined)
+        // JPEG's signature still wins its own first byte.
+        #expect(ImageFormat.detect(bytes([0xFF, 0xD8, 0xFF, 0x0A])) == .jpeg)
+    }
+
+    @Test func jpegXLNames() {
+        #expect(ImageFormat.jpegxl.rawValue == 17)
+        #expect(ImageFormat.jpegxl.name == "jxl")
+        #expect(ImageFormat(name: "JXL") == .jpegxl)
+        #expect(ImageFormat.jpegxl.fileExtension == "jxl")
+        #expect(ImageFormat.jpegxl.mimeType == "image/jxl")
+        #expect(ImageFormat.known.contains(.jpegxl))
+    }
+
     @Test func svgNeedsAnOpeningAngleAndAClosingTag() {
         let svg = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>\n"
         #expect(ImageFormat.detect(Data(svg.utf8)) == .svg)

@@ -10,6 +10,7 @@ extension ImageFormat {
     /// Stricter than SDWebImage, which looks at the first byte only: every signature is checked in full.
     /// - JPEG `FF D8 FF`; PNG's 8-byte signature; `GIF87a` or `GIF89a`; `RIFF` with `WEBP` at offset 8;
     /// - TIFF `II*\0` or `MM\0*`; BMP `BM`; PDF `%PDF`;
+    /// - JPEG XL: a bare codestream `FF 0A`, or the container's signature box `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A`;
     /// - HEIC, HEIF and AVIF by the brands of an ISO-BMFF `ftyp` box (major brand first, then compatible brands);
     /// - SVG: `<` first (after an optional byte-order mark and white space) and `</svg>` near the end.
     ///
@@ -30,6 +31,7 @@ extension ImageFormat {
         }
         switch b[0] {
         case 0xFF:
+            if starts(with: [0xFF, 0x0A]) { return .jpegxl }
             return starts(with: [0xFF, 0xD8, 0xFF]) ? .jpeg : .undefined
         case 0x89:
             return starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? .png : .undefined
@@ -46,6 +48,7 @@ extension ImageFormat {
         case 0x25:
             return starts(with: Array("%PDF".utf8)) ? .pdf : .undefined
         case 0x00:
+            if starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jpegxl }
             return isoMediaFormat(b)
         default:
             return looksLikeSVG(b) ? .svg : .undefined

@@ -22,11 +22,13 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let bmp = ImageFormat(rawValue: 9)
     public static let raw = ImageFormat(rawValue: 10)
     public static let avif = ImageFormat(rawValue: 15)
+    /// JPEG XL, numbered as SDWebImage's JPEG-XL coder plugin numbers it.
+    public static let jpegxl = ImageFormat(rawValue: 17)
 
     /// Every format this library names.
-    public static let known: [ImageFormat] = [.jpeg, .png, .gif, .tiff, .webp, .heic, .heif, .pdf, .svg, .bmp, .raw, .avif]
+    public static let known: [ImageFormat] = [.jpeg, .png, .gif, .tiff, .webp, .heic, .heif, .pdf, .svg, .bmp, .raw, .avif, .jpegxl]
 
-    /// A short lowercase name: `jpeg`, `png`, `gif`, `webp` ...; `undefined`, or `format(N)` for other values.
+    /// A short lowercase name: `jpeg`, `png`, `gif`, `webp`, `jxl` ...; `undefined`, or `format(N)` for other values.
     public var name: String {
         switch self {
         case .undefined: "undefined"
@@ -42,6 +44,7 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
         case .bmp: "bmp"
         case .raw: "raw"
         case .avif: "avif"
+        case .jpegxl: "jxl"
         default: "format(\(rawValue))"
         }
     }
@@ -61,6 +64,7 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
         case "bmp": self = .bmp
         case "raw": self = .raw
         case "avif", "avifs": self = .avif
+        case "jxl": self = .jpegxl
         default: return nil
         }
     }
@@ -88,6 +92,7 @@ public struct ImageFormat: RawRepresentable, Sendable, Hashable, CustomStringCon
         case .svg: "image/svg+xml"
         case .bmp: "image/bmp"
         case .avif: "image/avif"
+        case .jpegxl: "image/jxl"
         default: nil
         }
     }
