@@ -27,6 +27,9 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// for a single pixel), the smallest file made is returned, and nothing is thrown; compare its count with the
     /// limit to tell. Lossless encoders (PNG, GIF, lossless WebP) ignore it. It applies after ``maxPixelSize``.
     public var maxFileSize: Int?
+    /// Options for one coder, under keys of its own (for example `jxl.effort`): what SDWebImage's
+    /// `SDImageCoderOptions` carry under keys that are not its own. Coders ignore keys they do not know.
+    public var custom: [String: ImageCoderOptionValue] = [:]
 
     /// The lowest quality the ``maxFileSize`` search goes down to before it scales the image instead: below
     /// it, JPEG and WebP files shrink little and lose most of their detail.
