@@ -55,6 +55,12 @@ let package = Package(
             name: "CAVIF",
             providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
         ),
+        // libjxl 0.7's decoder and encoder, without a thread runner: images are decoded on the caller's thread.
+        // Without pkg-config, for the same reason as libavif (its flags carry -DHWY_SHARED_DEFINE).
+        .systemLibrary(
+            name: "CJXL",
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
         .systemLibrary(
             name: "CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
@@ -86,7 +92,7 @@ let package = Package(
         // Coders over the C libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CWebImageShims"],
+            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CJXL", "CWebImageShims"],
             swiftSettings: strictSettings
         ),
         // The downloader: libcurl's multi interface on its own thread.
