@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the committed test images under Tests/Fixtures with standard tools (ImageMagick, cwebp,
+# Regenerates the committed test images under Tests/Fixtures with standard tools (ImageMagick, cwebp, cjxl,
 # gif2webp, img2webp). Each format has its own script in Scripts/fixtures/; this one makes the shared source
 # images they start from, then runs them all. Output is deterministic: metadata and timestamps are stripped.
 set -euo pipefail
