@@ -178,6 +178,7 @@ extension DemoFileHandler {
             case "png": "image/png"
             case "gif": "image/gif"
             case "webp": "image/webp"
+            case "jxl": "image/jxl"
             default: "application/octet-stream"
             }
         }

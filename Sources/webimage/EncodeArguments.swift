@@ -3,18 +3,18 @@ import WebImage
 
 /// Options of the commands that write images.
 struct EncodeArguments: ParsableArguments {
-    @Option(name: .long, help: "Output format: jpeg, png, webp, gif or avif (default: the input's format when it can be written, else by content).")
+    @Option(name: .long, help: "Output format: jpeg, png, webp, gif, avif or jxl (default: the input's format when it can be written, else by content).")
     var format: String?
 
     @Option(name: .long, help: "Lossy quality from 0 to 1.")
     var quality: Double = 0.9
 
-    @Flag(name: .long, help: "Encode WebP or AVIF losslessly.")
+    @Flag(name: .long, help: "Encode WebP, AVIF or JPEG XL losslessly.")
     var lossless = false
 
     func validate() throws {
         if let format, ImageFormat(name: format) == nil {
-            throw ValidationError("unknown format '\(format)'; use jpeg, png, webp, gif or avif")
+            throw ValidationError("unknown format '\(format)'; use jpeg, png, webp, gif, avif or jxl")
         }
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
     }

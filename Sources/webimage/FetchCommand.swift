@@ -50,7 +50,7 @@ struct FetchCommand: ParsableCommand {
     @Flag(help: "Load each image's encoded bytes (the original's, or the variant's) instead of the decoded image.")
     var data = false
 
-    @Option(help: "With --data: the format of the bytes (jpeg, png, webp, gif); default the image's own.")
+    @Option(help: "With --data: the format of the bytes (jpeg, png, webp, gif, jxl); default the image's own.")
     var format: String?
 
     @Option(help: "With --data: the lossy quality of a variant's encoding, 0 to 1; default the manager's, 0.85.")

@@ -41,7 +41,7 @@ import WebImageTestSupport
 
     @Test("for every fixture, info prints what the header of the whole file says")
     func everyFixtureMatchesTheWholeFile() throws {
-        let fixtures = ["gif", "jpeg", "png", "webp"].flatMap { Fixtures.paths(in: $0) }.filter { !$0.hasSuffix(".ppm") }
+        let fixtures = ["gif", "jpeg", "png", "webp", "jxl"].flatMap { Fixtures.paths(in: $0) }.filter { !$0.hasSuffix(".ppm") }
         let run = try MeasuredToolRun.run(
             WebImageToolTests.tool,
             ["info", "--json"] + fixtures.map { Fixtures.url($0).path },

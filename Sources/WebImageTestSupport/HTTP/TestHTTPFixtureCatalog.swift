@@ -57,6 +57,7 @@ public struct TestHTTPFixtureCatalog: Sendable {
         case "png": return "image/png"
         case "gif": return "image/gif"
         case "webp": return "image/webp"
+        case "jxl": return "image/jxl"
         case "ppm": return "image/x-portable-pixmap"
         case "txt": return "text/plain"
         default: return "application/octet-stream"
