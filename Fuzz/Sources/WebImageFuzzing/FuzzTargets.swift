@@ -9,6 +9,7 @@ public enum FuzzTargets {
         DecoderHarness.target(WebPCoder(), format: .webp),
         DecoderHarness.target(GIFCoder(), format: .gif),
         DecoderHarness.target(AVIFCoder(), format: .avif),
+        DecoderHarness.target(JXLCoder(), format: .jpegxl),
         EncoderHarness.target(JPEGCoder(), format: .jpeg, fidelity: .lossy, animates: false),
         EncoderHarness.target(PNGCoder(), format: .png, fidelity: .lossless, animates: true),
         EncoderHarness.target(WebPCoder(), format: .webp, fidelity: .losslessOnRequest, animates: true, mergesFrames: true),
