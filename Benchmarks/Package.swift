@@ -28,6 +28,7 @@ let package = Package(
                 .linkedLibrary("webp"),
                 .linkedLibrary("gif"),
                 .linkedLibrary("avif"),
+                .linkedLibrary("jxl"),
             ]
         ),
         // libcurl's multi interface called directly: the baseline of the download benchmarks.

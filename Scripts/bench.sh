@@ -43,8 +43,14 @@ if [[ ! -f "$inputs/photo-256.jpg" ]]; then
   rm -f "$inputs/base-2000.png"
 fi
 if [[ ! -f "$inputs/photo-2000x1500.avif" ]]; then
+  command -v avifenc >/dev/null 2>&1 || Scripts/setup.sh libavif-bin
   # From the PNG input, at avifenc's default quality and a speed a server would use.
   avifenc -j 1 -s 8 "$inputs/photo-2000x1500.png" "$inputs/photo-2000x1500.avif" >/dev/null
+fi
+# JPEG XL at cjxl's default distance, from the PNG above (added after the others, so made on its own).
+if [[ ! -f "$inputs/photo-2000x1500.jxl" ]]; then
+  command -v cjxl >/dev/null 2>&1 || Scripts/setup.sh libjxl-tools
+  cjxl --quiet -d 1 "$inputs/photo-2000x1500.png" "$inputs/photo-2000x1500.jxl" 2>/dev/null
 fi
 
 if $instructions; then

@@ -20,6 +20,7 @@ let benchmarks: @Sendable () -> Void = {
         ("WebP", "photo-2000x1500.webp", WebPCoder(), raw_webp_decode),
         ("GIF", "photo-1000x750.gif", GIFCoder(), raw_gif_decode),
         ("AVIF", "photo-2000x1500.avif", AVIFCoder(), raw_avif_decode),
+        ("JPEG XL", "photo-2000x1500.jxl", JXLCoder(), raw_jxl_decode),
     ]
 
     for item in cases {

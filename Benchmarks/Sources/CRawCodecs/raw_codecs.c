@@ -2,6 +2,7 @@
 
 #include <avif/avif.h>
 #include <gif_lib.h>
+#include <jxl/decode.h>
 #include <png.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,6 +60,42 @@ int raw_webp_decode(const unsigned char *data, size_t size, unsigned char *out, 
     WebPFreeDecBuffer(&config.output);
     if (!out) free(pixels);
     return status == VP8_STATUS_OK ? 0 : -1;
+}
+
+// libjxl's decoder in one shot over the whole input: RGBA8, orientation applied, no thread runner, as JXLCoder.
+int raw_jxl_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    JxlDecoder *dec = JxlDecoderCreate(NULL);
+    if (!dec) return -1;
+    int result = -1;
+    unsigned char *pixels = NULL;
+    JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    if (JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE) != JXL_DEC_SUCCESS) goto done;
+    if (JxlDecoderSetInput(dec, data, size) != JXL_DEC_SUCCESS) goto done;
+    JxlDecoderCloseInput(dec);
+    for (;;) {
+        JxlDecoderStatus status = JxlDecoderProcessInput(dec);
+        if (status == JXL_DEC_BASIC_INFO) {
+            JxlBasicInfo info;
+            if (JxlDecoderGetBasicInfo(dec, &info) != JXL_DEC_SUCCESS) goto done;
+            *width = (int)info.xsize;
+            *height = (int)info.ysize;
+        } else if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t bytes;
+            if (JxlDecoderImageOutBufferSize(dec, &format, &bytes) != JXL_DEC_SUCCESS) goto done;
+            pixels = out ? out : malloc(bytes);
+            if (!pixels) goto done;
+            if (JxlDecoderSetImageOutBuffer(dec, &format, pixels, bytes) != JXL_DEC_SUCCESS) goto done;
+        } else if (status == JXL_DEC_FULL_IMAGE) {
+            result = 0;
+            goto done;
+        } else {
+            goto done;
+        }
+    }
+done:
+    if (!out) free(pixels);
+    JxlDecoderDestroy(dec);
+    return result;
 }
 
 struct gif_cursor { const unsigned char *data; size_t size, offset; };

@@ -11,6 +11,7 @@
 int raw_jpeg_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 int raw_png_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 int raw_webp_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
+int raw_jxl_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 int raw_gif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 int raw_avif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 
