@@ -62,6 +62,11 @@ let package = Package(
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
         ),
         .systemLibrary(
+            name: "CHEIF",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        .systemLibrary(
             name: "CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
@@ -92,7 +97,7 @@ let package = Package(
         // Coders over the C libraries.
         .target(
             name: "WebImageCodecs",
-            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CJXL", "CWebImageShims"],
+            dependencies: ["WebImageCore", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CAVIF", "CJXL", "CHEIF", "CWebImageShims"],
             swiftSettings: strictSettings
         ),
         // The downloader: libcurl's multi interface on its own thread.
