@@ -1,5 +1,5 @@
 extension ImageCoderRegistry {
-    /// The registry most code uses: JPEG, PNG (with APNG), WebP, GIF, AVIF and JPEG XL.
+    /// The registry most code uses: JPEG, PNG (with APNG), WebP, GIF, AVIF, HEIF/HEIC and JPEG XL.
     ///
     /// Shared and mutable, as SDWebImage's `SDImageCodersManager.sharedManager`: coders added here are asked first
     /// by every user of the shared registry. Make your own with ``makeDefault()`` to change the list privately.
@@ -8,7 +8,7 @@ extension ImageCoderRegistry {
     /// The built-in coders, lowest priority first. Each recognises its own format by its signature, so the order
     /// matters only for coders added later.
     public static var defaultCoders: [any ImageCoding] {
-        [JPEGCoder(), PNGCoder(), WebPCoder(), GIFCoder(), AVIFCoder(), JXLCoder()]
+        [JPEGCoder(), PNGCoder(), WebPCoder(), GIFCoder(), AVIFCoder(), HEIFCoder(), JXLCoder()]
     }
 
     /// A new registry with the built-in coders.

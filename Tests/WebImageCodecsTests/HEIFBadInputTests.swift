@@ -1,0 +1,118 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import WebImageCodecs
+import WebImageTestSupport
+
+/// Malformed, truncated, empty and hostile HEIF input: every case ends as a typed error, never a crash, a hang
+/// or a large allocation.
+@Suite("HEIF bad input")
+struct HEIFBadInputTests {
+    let coder = HEIFCoder()
+
+    static let all = ["quad", "quad-alpha", "quad-10bit", "quad-rotated", "photo-thumb", "two-images"]
+
+    /// Expects `decode` to fail with one of `codes`.
+    func expectDecodeFails(
+        _ data: Data,
+        _ comment: String,
+        codes: Set<WebImageError.Code> = [.badImageData],
+        options: ImageDecodeOptions = ImageDecodeOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        do throws(WebImageError) {
+            let image = try coder.decode(data, options: options)
+            Issue.record("\(comment): decoded \(image)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(codes.contains(error.code), "\(comment): \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The offsets of the boxes of type `type` in `data` (their size fields), found by their four letters.
+    static func boxOffsets(_ type: String, in data: Data) -> [Int] {
+        let tag = Array(type.utf8)
+        let bytes = [UInt8](data)
+        guard bytes.count >= 8 else { return [] }
+        return (4...(bytes.count - 4)).filter { Array(bytes[$0..<($0 + 4)]) == tag }.map { $0 - 4 }
+    }
+
+    /// The offset of the first box of type `type` in `data`.
+    static func boxOffset(_ type: String, in data: Data) -> Int? {
+        boxOffsets(type, in: data).first
+    }
+
+    @Test("empty, foreign and brand-only data")
+    func emptyAndForeign() {
+        let ftypOnly = HEIFCoderTests.ftyp("heic", ["mif1"])
+        for data in [Data(), Data([0x00]), Fixtures.data("source/quad.png"), CorruptData.randomBytes(count: 300, seed: 3), ftypOnly] {
+            expectDecodeFails(data, "\(data.count) bytes")
+            #expect(throws: WebImageError.self) { try coder.info(for: data) }
+        }
+        let error = #expect(throws: WebImageError.self) { try coder.decode(ftypOnly) }
+        #expect(error?.message.hasPrefix("HEIC:") == true)
+    }
+
+    @Test("every truncation fails cleanly", arguments: all)
+    func truncations(_ name: String) {
+        let data = Fixtures.data("heif/\(name).heic")
+        for prefix in CorruptData.truncations(of: data) where prefix.count < data.count {
+            expectDecodeFails(prefix, "\(name) cut at \(prefix.count)")
+        }
+    }
+
+    @Test("random damage anywhere never crashes", arguments: all)
+    func randomFlips(_ name: String) {
+        let data = Fixtures.data("heif/\(name).heic")
+        for (i, flipped) in CorruptData.byteFlips(of: data, count: 150, seed: 11).enumerated() {
+            do throws(WebImageError) {
+                let image = try coder.decode(flipped)
+                #expect(image.memoryCost <= ImageDecodeOptions.defaultMaxPixelCount * 4, "\(name) flip \(i)")
+            } catch {
+                #expect([.badImageData, .imageTooLarge].contains(error.code), "\(name) flip \(i): \(error)")
+            }
+        }
+    }
+
+    @Test("box sizes reaching past the data fail cleanly")
+    func boxSizes() throws {
+        let data = Fixtures.data("heif/quad.heic")
+        for type in ["ftyp", "meta", "iinf", "iloc", "iprp", "ipco", "ipma", "mdat", "hvcC", "ispe"] {
+            let offset = try #require(Self.boxOffset(type, in: data), "\(type)")
+            for value: UInt32 in [0xFFFF_FFFF, 0x7FFF_FFF0, UInt32(data.count) * 2, 1, 7] {
+                let changed = CorruptData.settingUInt32BigEndian(value, at: offset, in: data)
+                do throws(WebImageError) {
+                    _ = try coder.decode(changed)
+                } catch {
+                    #expect([.badImageData, .imageTooLarge].contains(error.code), "\(type) size \(value): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test("an image size of 2^31 pixels a side over tiny data is refused before decoding", arguments: [
+        (0x7FFF_FFFF, 0x7FFF_FFFF), (60_000, 60_000), (20_000, 20_000), (64, 0), (0, 48),
+    ])
+    func hugeImageSize(_ width: Int, _ height: Int) throws {
+        // heif-enc writes the image as a grid of one tile: the grid and its tile each have an ispe box.
+        var changed = Fixtures.data("heif/quad.heic")
+        let boxes = Self.boxOffsets("ispe", in: changed)
+        #expect(boxes.count == 2)
+        for ispe in boxes {
+            changed = CorruptData.settingUInt32BigEndian(UInt32(width), at: ispe + 12, in: changed)
+            changed = CorruptData.settingUInt32BigEndian(UInt32(height), at: ispe + 16, in: changed)
+        }
+        let codes: Set<WebImageError.Code> = width == 0 || height == 0 ? [.badImageData] : [.imageTooLarge, .badImageData]
+        expectDecodeFails(changed, "\(width) x \(height)", codes: codes)
+        var thumbnail = ImageDecodeOptions()
+        thumbnail.thumbnailPixelSize = PixelSize(square: 64)
+        expectDecodeFails(changed, "\(width) x \(height) thumbnail", codes: codes, options: thumbnail)
+        if width == 20_000 {
+            // Within libheif's own limits: the header reads, and the pixel limit refuses the decode.
+            #expect(try coder.info(for: changed).pixelSize == PixelSize(width: width, height: height))
+            expectDecodeFails(changed, "\(width) x \(height)", codes: [.imageTooLarge])
+        }
+    }
+}
