@@ -3,15 +3,20 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+internal import CHEIF
 import WebImageCore
 
-/// Decodes HEIF and HEIC images over libheif (HEVC through libde265).
+/// Decodes HEIF and HEIC images over libheif (HEVC through libde265), and encodes HEIC where libheif has an HEVC
+/// encoder.
 ///
 /// ```swift
 /// let coder = HEIFCoder()
 /// var options = ImageDecodeOptions()
 /// options.thumbnailPixelSize = PixelSize(square: 256)   // from the embedded thumbnail when it is large enough
 /// let thumbnail = try coder.decode(data, options: options)
+/// if coder.canEncode(to: .heic) {
+///     let encoded = try coder.encode(thumbnail, as: .heic, options: ImageEncodeOptions(quality: 0.8))
+/// }
 /// ```
 ///
 /// The coder claims data that ``ImageFormat/detect(_:)-(Data)`` calls `.heic` or `.heif` from the `ftyp` box,
@@ -39,10 +44,17 @@ public struct HEIFCoder: ImageCoding {
         Self.format(of: data) != nil
     }
 
-    /// Whether this coder encodes `format`: not yet, for any format.
+    /// Whether `format` is HEIC and libheif has an HEVC encoder in this process (libheif's x265 plugin, built in
+    /// or installed); asked of libheif once.
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .heic && Self.hasHEVCEncoder
     }
+
+    /// Whether libheif can encode HEVC here: `heif_have_encoder_for_format`, asked once.
+    static let hasHEVCEncoder: Bool = {
+        _ = HEIFLibrary.isInitialised
+        return heif_have_encoder_for_format(heif_compression_HEVC) != 0
+    }()
 
     /// Decodes the primary image of a HEIF or HEIC file to RGBA, followed by the file's other top-level images
     /// as frames (only the primary image with ``ImageDecodeOptions/firstFrameOnly``).
