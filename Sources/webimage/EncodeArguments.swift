@@ -3,7 +3,7 @@ import WebImage
 
 /// Options of the commands that write images.
 struct EncodeArguments: ParsableArguments {
-    @Option(name: .long, help: "Output format: jpeg, png, webp, gif, avif or jxl (default: the input's format when it can be written, else by content).")
+    @Option(name: .long, help: "Output format: jpeg, png, webp, gif, avif, jxl, or heic where libheif has an HEVC encoder (default: the input's format when it can be written, else by content).")
     var format: String?
 
     @Option(name: .long, help: "Lossy quality from 0 to 1.")
@@ -14,7 +14,7 @@ struct EncodeArguments: ParsableArguments {
 
     func validate() throws {
         if let format, ImageFormat(name: format) == nil {
-            throw ValidationError("unknown format '\(format)'; use jpeg, png, webp, gif, avif or jxl")
+            throw ValidationError("unknown format '\(format)'; use jpeg, png, webp, gif, avif, jxl or heic")
         }
         guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
     }
