@@ -18,10 +18,13 @@ import WebImage
 struct DecoderHarness<Coder: ImageCoding>: Sendable {
     let coder: Coder
     let format: ImageFormat
+    /// Formats the coder's headers and images may give besides `format`: the HEIF coder names its images
+    /// `.heic` or `.heif` by the file's brands.
+    var otherFormats: Set<ImageFormat> = []
 
-    /// The target `decode-<format>` for `coder`.
-    static func target(_ coder: Coder, format: ImageFormat) -> FuzzTarget {
-        let harness = DecoderHarness(coder: coder, format: format)
+    /// The target `decode-<format>` for `coder`, whose images are of `format` or one of `otherFormats`.
+    static func target(_ coder: Coder, format: ImageFormat, otherFormats: Set<ImageFormat> = []) -> FuzzTarget {
+        let harness = DecoderHarness(coder: coder, format: format, otherFormats: otherFormats)
         return FuzzTarget(
             name: "decode-\(format.name)",
             summary: "\(format.name.uppercased()) decoder: info, decode, thumbnail, frames, incremental",
@@ -64,8 +67,13 @@ struct DecoderHarness<Coder: ImageCoding>: Sendable {
         return padded.dropFirst()
     }
 
+    /// Whether `given` is a format this target's coder gives.
+    private func decodes(_ given: ImageFormat) -> Bool {
+        given == format || otherFormats.contains(given)
+    }
+
     private func check(_ info: ImageInfo) {
-        fuzzCheck(info.format == format, "info says \(info.format), the coder decodes \(format)")
+        fuzzCheck(decodes(info.format), "info says \(info.format), the coder decodes \(format)")
         fuzzCheck(info.frameCount >= 1, "info counts \(info.frameCount) frames")
         fuzzCheck(!info.pixelSize.isEmpty, "info gives an empty size, \(info.pixelSize)")
     }
@@ -80,7 +88,7 @@ struct DecoderHarness<Coder: ImageCoding>: Sendable {
         } catch {
             return nil
         }
-        fuzzCheck(image.format == format, "a \(format) decode made a \(image.format) image")
+        fuzzCheck(decodes(image.format), "a \(format) decode made a \(image.format) image")
         fuzzCheck(!image.isIncremental, "a one-shot decode is marked incremental")
         fuzzCheck(!image.pixelSize.isEmpty, "the decode made an empty image, \(image.pixelSize)")
         if options.firstFrameOnly {

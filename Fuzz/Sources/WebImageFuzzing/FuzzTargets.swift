@@ -9,6 +9,7 @@ public enum FuzzTargets {
         DecoderHarness.target(WebPCoder(), format: .webp),
         DecoderHarness.target(GIFCoder(), format: .gif),
         DecoderHarness.target(AVIFCoder(), format: .avif),
+        DecoderHarness.target(HEIFCoder(), format: .heif, otherFormats: [.heic]),
         DecoderHarness.target(JXLCoder(), format: .jpegxl),
         EncoderHarness.target(JPEGCoder(), format: .jpeg, fidelity: .lossy, animates: false),
         EncoderHarness.target(PNGCoder(), format: .png, fidelity: .lossless, animates: true),
