@@ -116,3 +116,68 @@ struct HEIFBadInputTests {
         }
     }
 }
+
+/// Files whose boxes make libheif allocate more than the size it reports: a grid's canvas or an HEVC picture
+/// larger than `ispe`. Each is refused from the boxes, before libheif decodes.
+@Suite("HEIF sizes libheif does not report")
+struct HEIFUnreportedSizeTests {
+    let coder = HEIFCoder()
+
+    /// `quad.heic` (a grid of one 64 x 48 tile) with its grid descriptor's canvas set to `width` x `height`,
+    /// `ispe` left at 64 x 48.
+    static func gridCanvas(_ width: Int, _ height: Int, of name: String = "quad") throws -> Data {
+        let data = Fixtures.data("heif/\(name).heic")
+        let idat = try #require(HEIFBadInputTests.boxOffset("idat", in: data))
+        // The descriptor: version, flags, rows - 1, columns - 1, then the canvas in two 16-bit fields.
+        #expect(data[idat + 8 + 4] == 0x00 && data[idat + 8 + 5] == 64)
+        return CorruptData.settingUInt32BigEndian(UInt32(width << 16 | height), at: idat + 8 + 4, in: data)
+    }
+
+    @Test("a grid canvas over the pixel limit is refused, whatever ispe says")
+    func canvasOverThePixelLimit() throws {
+        let data = try Self.gridCanvas(16_384, 12_288)
+        #expect(try coder.info(for: data).pixelSize == PixelSize(width: 64, height: 48))
+        let error = #expect(throws: WebImageError.self) { try coder.decode(data) }
+        #expect(error?.code == .imageTooLarge)
+        #expect(error?.message.contains("16384 x 12288") == true)
+        var thumbnail = ImageDecodeOptions()
+        thumbnail.thumbnailPixelSize = PixelSize(square: 32)
+        #expect(throws: WebImageError.self) { try coder.decode(data, options: thumbnail) }
+    }
+
+    @Test("a grid canvas within the pixel limit but over the memory budget is refused")
+    func canvasOverTheBudget() throws {
+        // 81 megapixels: under the 100-megapixel limit; planes and RGBA at 10 bytes a pixel are 810 MB.
+        let data = try Self.gridCanvas(9_000, 9_000)
+        let error = #expect(throws: WebImageError.self) { try coder.decode(data) }
+        #expect(error?.code == .imageTooLarge)
+        #expect(error?.message.contains("decode memory budget") == true)
+    }
+
+    @Test("a grid descriptor read past the end of its idat box is the one libheif uses")
+    func descriptorPastTheItemDataBox() throws {
+        // A fuzzer's finding: libheif 1.15 checks an idat extent against the box's size with its header, so
+        // an extent that starts 1 byte in reads a descriptor shifted by one: a canvas of 16384 x 12288 at 10
+        // bits, for which libheif allocated 1.2 GB.
+        let data = Fixtures.data("heif/quad-10bit.heic")
+        let iloc = try #require(HEIFBadInputTests.boxOffset("iloc", in: data))
+        // iloc version 1, 4-byte offsets, lengths and base offsets: the grid (item 2) is the second entry,
+        // one extent of 8 bytes in idat at offset 0.
+        #expect(data[iloc + 8] == 1 && data[iloc + 36 + 1] == 2 && data[iloc + 55] == 8)
+        let shifted = CorruptData.settingUInt32BigEndian(1, at: iloc + 48, in: data)
+        let error = #expect(throws: WebImageError.self) { try coder.decode(shifted) }
+        #expect(error?.code == .imageTooLarge)
+        #expect(error?.message.contains("16384 x 12288") == true)
+    }
+
+    @Test("the fixtures' canvases and pictures are the sizes they declare")
+    func fixturesAreWithinTheirDeclaredSizes() {
+        for name in HEIFBadInputTests.all + ["photo"] {
+            var options = ImageDecodeOptions()
+            // Budgets that fit the fixtures' own sizes exactly still decode them: nothing is over-counted.
+            let info = try? coder.info(for: Fixtures.data("heif/\(name).heic"))
+            options.maxPixelCount = (info?.pixelSize.pixelCount ?? 0) * (info?.frameCount ?? 1)
+            #expect(throws: Never.self, "\(name)") { _ = try coder.decode(Fixtures.data("heif/\(name).heic"), options: options) }
+        }
+    }
+}

@@ -13,7 +13,7 @@ extension HEIFCoder {
     /// headers, before anything is decoded.
     func decodeImages(_ file: HEIFContext, options: ImageDecodeOptions) throws(WebImageError) -> Image {
         let format = file.format
-        let header = try HEIFHeader(file.primary, format: format)
+        let header = try HEIFHeader(file.primary, id: file.primaryID, in: file)
         let others = options.firstFrameOnly ? [] : file.secondaryImageIDs
         let target = try options.targetSize(for: header.size, frameCount: 1 + others.count, format: format)
         let first = try decodePrimary(file, header: header, target: target, options: options)
@@ -25,7 +25,7 @@ extension HEIFCoder {
         var hasAlpha = header.hasAlpha
         for id in others {
             let pixels = try file.withImage(id) { handle throws(WebImageError) in
-                let imageHeader = try HEIFHeader(handle, format: format)
+                let imageHeader = try HEIFHeader(handle, id: id, in: file)
                 hasAlpha = hasAlpha || imageHeader.hasAlpha
                 return try Self.decodeRGBA(
                     handle, header: imageHeader, target: target, options: options, format: format,

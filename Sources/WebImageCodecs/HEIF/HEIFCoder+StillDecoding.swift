@@ -17,7 +17,7 @@ extension HEIFCoder {
             return try Self.decodeRGBA(file.primary, header: header, target: target, options: options, format: format)
         }
         return try file.withThumbnail(thumbnail.id) { handle throws(WebImageError) in
-            let thumbnailHeader = try HEIFHeader(handle, format: format)
+            let thumbnailHeader = try HEIFHeader(handle, id: thumbnail.id, in: file)
             return try Self.decodeRGBA(handle, header: thumbnailHeader, target: target, options: options, format: format)
         }
     }
@@ -36,7 +36,16 @@ extension HEIFCoder {
         keptFrames: Int = 0
     ) throws(WebImageError) -> PixelBuffer {
         let size = header.size
+        guard header.isBounded else {
+            throw .badImageData(
+                format,
+                "a grid descriptor or HEVC parameter set of the file cannot be read, so the decode's memory has no bound"
+            )
+        }
         try options.checkPixelLimit(size, format: format)
+        if header.canvas.pixelCount > size.pixelCount {
+            try options.checkPixelLimit(header.canvas, format: format)
+        }
         let memory = HEIFMemoryEstimate.still(header, decoded: size, target: target, keptFrames: keptFrames)
         try options.checkDecodeMemory(memory, format: format)
 

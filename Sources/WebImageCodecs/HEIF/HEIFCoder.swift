@@ -61,11 +61,14 @@ public struct HEIFCoder: ImageCoding {
     ///
     /// The limits are checked from the headers before libheif decodes anything: the decoded size against
     /// ``ImageDecodeOptions/maxPixelCount`` (libheif always decodes at full size), and the decode's memory (see
-    /// ``HEIFMemoryEstimate``) against ``ImageDecodeOptions/maxDecodeMemory``. With a thumbnail size or a
+    /// ``HEIFMemoryEstimate``) against ``ImageDecodeOptions/maxDecodeMemory``. Both are taken at the sizes libheif
+    /// allocates, which the boxes may set above the size it reports: a grid's canvas, the HEVC decoder's pictures
+    /// (see ``HEIFItemSizes``). With a thumbnail size or a
     /// scale-down limit, an embedded thumbnail at least as large as the result is decoded instead of the image,
     /// then resampled; without one, the image is decoded whole and resampled.
     ///
-    /// - Throws: `badImageData` for data that is not HEIF or HEIC, malformed or truncated; `imageTooLarge` when
+    /// - Throws: `badImageData` for data that is not HEIF or HEIC, malformed or truncated, or whose grid
+    ///   descriptors or parameter sets cannot be read to bound the decode; `imageTooLarge` when
     ///   the image (or the thumbnail used) is over a limit, there are more images than
     ///   ``ImageDecodeOptions/maxFrameCount``, or libheif's own security limits refuse the file.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(WebImageError) -> Image {
@@ -85,7 +88,7 @@ public struct HEIFCoder: ImageCoding {
         let format = try checkSignature(data)
         return try data.withBytes { bytes throws(WebImageError) in
             try HEIFContext.withPrimaryImage(bytes, format: format) { file throws(WebImageError) in
-                let header = try HEIFHeader(file.primary, format: format)
+                let header = try HEIFHeader(file.primary, id: file.primaryID, in: file)
                 return ImageInfo(
                     format: format,
                     pixelSize: header.size,

@@ -14,6 +14,10 @@ struct HEIFContext {
     let primary: OpaquePointer
     /// The format named in errors and given to images: `.heic` or `.heif`.
     let format: ImageFormat
+    /// The primary image's item ID.
+    let primaryID: UInt32
+    /// The sizes libheif allocates that its API does not report, read from the same bytes.
+    let sizes: HEIFItemSizes
 
     /// Parses `bytes` and calls `body` with the context and the primary image's handle.
     ///
@@ -44,7 +48,12 @@ struct HEIFContext {
             throw HEIFLibrary.failure("the file has no primary image", .decoding, format: format, while: "finding the primary image")
         }
         defer { heif_image_handle_release(handle) }
-        return try body(HEIFContext(context: context, primary: handle, format: format))
+        var primaryID: heif_item_id = 0
+        let primaryIDError = heif_context_get_primary_image_ID(context, &primaryID)
+        try HEIFLibrary.check(primaryIDError, .decoding, format: format, while: "finding the primary image")
+        return try body(
+            HEIFContext(context: context, primary: handle, format: format, primaryID: primaryID, sizes: HEIFItemSizes(bytes))
+        )
     }
 
     /// The number of top-level images: the primary image and any others shown on their own, but not the
@@ -59,9 +68,7 @@ struct HEIFContext {
         guard count > 1 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
         let listed = Int(heif_context_get_list_of_top_level_image_IDs(context, &ids, Int32(count)))
-        var primaryID: heif_item_id = 0
-        let hasPrimary = heif_context_get_primary_image_ID(context, &primaryID).code == heif_error_Ok
-        return ids.prefix(max(0, min(listed, count))).filter { !hasPrimary || $0 != primaryID }
+        return ids.prefix(max(0, min(listed, count))).filter { $0 != primaryID }
     }
 
     /// Calls `body` with the handle of top-level image `id`, released when `body` returns.

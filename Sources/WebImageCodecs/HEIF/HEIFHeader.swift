@@ -23,11 +23,20 @@ struct HEIFHeader {
     var hasAlpha: Bool
     /// The embedded thumbnails, as listed.
     var thumbnails: [Thumbnail]
+    /// What libheif allocates for the image as a whole: a grid's or overlay's canvas as its descriptor gives it,
+    /// which a hostile file sets above ``codedSize``; else ``codedSize``.
+    var canvas: PixelSize
+    /// The largest picture the HEVC decoder may be asked to hold while decoding the image: its own, its tiles' or
+    /// its alpha plane's (see ``HEIFItemSizes``); nil when no parameter set was found.
+    var largestCodedPicture: PixelSize?
+    /// False when a descriptor or parameter set libheif would read could not be, so the decode has no bound.
+    var isBounded: Bool
 
-    /// Reads the header of the image behind `handle`.
+    /// Reads the header of image `id` of `file`, whose handle is `handle`.
     ///
     /// - Throws: `badImageData` when the size is empty or the bit depth unknown.
-    init(_ handle: OpaquePointer, format: ImageFormat) throws(WebImageError) {
+    init(_ handle: OpaquePointer, id: UInt32, in file: HEIFContext) throws(WebImageError) {
+        let format = file.format
         let width = Int(heif_image_handle_get_width(handle))
         let height = Int(heif_image_handle_get_height(handle))
         guard width > 0, height > 0 else {
@@ -44,6 +53,15 @@ struct HEIFHeader {
         bitDepth = luma
         hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
         thumbnails = Self.thumbnails(of: handle)
+        canvas = file.sizes.canvas(of: id, declared: codedSize)
+        largestCodedPicture = file.sizes.largestCodedPicture(of: id)
+        isBounded = file.sizes.isComplete
+    }
+
+    /// The most pixels libheif holds in one plane while decoding the image: its displayed size, or its canvas
+    /// when that is larger.
+    var allocatedPixelCount: Int {
+        max(size.pixelCount, canvas.pixelCount)
     }
 
     /// The thumbnails embedded for the image behind `handle`, without those that cannot be opened or are empty.

@@ -15,8 +15,10 @@ import WebImageCore
 /// - when the output is smaller than the decoded image: the output, `4` bytes a pixel of it, and the resampler;
 /// - the frames already decoded, for a collection of several top-level images decoded as frames.
 ///
-/// A grid image (the usual form of a camera's HEIC) is decoded tile by tile into one canvas: its tiles' pictures
-/// are each smaller than the whole, so the two full-size plane terms above cover a grid too.
+/// A grid image (the usual form of a camera's HEIC) is decoded tile by tile into one canvas: the decoder's
+/// picture is a tile's. The terms are taken at the sizes libheif allocates, not the sizes it reports (see
+/// ``HEIFItemSizes``): the planes and images at the canvas of a grid or overlay when that is larger than the
+/// displayed size, and the decoder's picture at the largest any parameter set of the file declares.
 enum HEIFMemoryEstimate {
     /// The estimate for decoding an image of `decoded` pixels (`header` says its depth and alpha) to `target`,
     /// with `keptFrames` frames of `target` decoded before it (the other images of a collection) kept.
@@ -25,12 +27,14 @@ enum HEIFMemoryEstimate {
         memory.add("frames decoded before", pixels: target, count: keptFrames)
         let bytesPerSample = header.bitDepth > 8 ? 2 : 1
         let samples = header.hasAlpha ? 4 : 3
-        let planes = DecodeMemoryEstimate.product(decoded.pixelCount, samples, bytesPerSample)
-        memory.add("HEVC decoder's picture", bytes: planes)
-        memory.add("libheif's planes", bytes: planes)
-        memory.add("libheif's RGBA image", pixels: decoded)
+        // libheif's planes and images are made at the canvas when it is larger than the displayed size.
+        let whole = max(decoded.pixelCount, header.canvas.pixelCount)
+        let picture = header.largestCodedPicture?.pixelCount ?? whole
+        memory.add("HEVC decoder's picture", bytes: DecodeMemoryEstimate.product(picture, samples, bytesPerSample))
+        memory.add("libheif's planes", bytes: DecodeMemoryEstimate.product(whole, samples, bytesPerSample))
+        memory.add("libheif's RGBA image", bytes: DecodeMemoryEstimate.product(whole, 4))
         if header.bitDepth > 8 {
-            memory.add("16-bit colour conversion", pixels: decoded, count: 2)
+            memory.add("16-bit colour conversion", bytes: DecodeMemoryEstimate.product(whole, 8))
         }
         if target != decoded {
             memory.add("output", pixels: target)
