@@ -37,4 +37,25 @@ import WebImageCore
         #expect(pick("image/webp,*/*;q=0.8", encodes: [.jpeg, .png, .gif]) == .jpeg)
         #expect(pick("image/webp,*/*;q=0.8", animated: true, encodes: [.jpeg, .png, .gif]) == .gif)
     }
+
+    @Test func avifComesFirstForStillImagesOnlyWhenPreferred() {
+        let browser = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        let all: Set<ImageFormat> = [.avif, .webp, .jpeg, .png, .gif]
+        func pick(_ accept: String?, alpha: Bool = false, animated: Bool = false, encodes: Set<ImageFormat> = all) -> ImageFormat {
+            ImageFormat.preferred(forAccept: accept, hasAlpha: alpha, isAnimated: animated, prefersAVIF: true) { encodes.contains($0) }
+        }
+        #expect(pick(browser) == .avif)
+        #expect(pick(browser, alpha: true) == .avif)
+        // Only where the client names it: wildcards and a missing field do not count for AVIF.
+        #expect(pick(nil) == .webp)
+        #expect(pick("image/webp,*/*") == .webp)
+        #expect(pick("image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5") == .webp)
+        #expect(pick("image/avif;q=0.9,image/*;q=0.8") == .avif)
+        // Never for animations; not where the client or the server refuses it.
+        #expect(pick(browser, animated: true) == .webp)
+        #expect(pick("image/avif;q=0.5,image/webp") == .webp)
+        #expect(pick(browser, encodes: [.webp, .jpeg, .png, .gif]) == .webp)
+        // Without the preference, AVIF is not a candidate even where it is the only format named.
+        #expect(ImageFormat.preferred(forAccept: "image/avif", hasAlpha: false, isAnimated: false) { all.contains($0) } == .jpeg)
+    }
 }

@@ -53,7 +53,7 @@ public struct ImageContext: Sendable {
     /// images are encoded at the manager's ``ImageManager/derivedImageQuality``.
     public var encodeOptions: ImageEncodeOptions?
     /// The format of the bytes ``ImageManager/loadImageData(url:options:context:completion:)`` returns (see
-    /// ``ImageFormat/preferred(forAccept:hasAlpha:isAnimated:canEncode:)``); nil keeps the image's own: the
+    /// ``ImageFormat/preferred(forAccept:hasAlpha:isAnimated:prefersAVIF:canEncode:)``); nil keeps the image's own: the
     /// original's bytes as they are when nothing is derived. Part of the variant's key.
     public var encodedFormat: ImageFormat?
     /// Which tiers to query for the key; default all.
