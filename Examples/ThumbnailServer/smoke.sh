@@ -112,6 +112,32 @@ elif ! wait "$server"; then
   failures=$((failures + 1))
 fi
 
+# A second server, with AVIF preferred and no originals kept: an AVIF thumbnail to a client that takes it, and
+# only the variants on disk.
+port=$(free_port)
+"$bin" --port "$port" --cache-dir "$tmp/cache-lean" --allow-host 127.0.0.1 --prefer-avif --no-store-originals \
+  >"$tmp/server.log" 2>&1 &
+server=$!
+pids+=("$server")
+for _ in $(seq 1 100); do
+  curl -sf -o /dev/null "http://127.0.0.1:$port/" && break
+  sleep 0.2
+done
+base="http://127.0.0.1:$port"
+check "avif to a client that takes it, when preferred" 200 "$thumb" -H 'Accept: image/avif,image/webp,*/*' && \
+  expect_header "avif when preferred" Content-Type image/avif
+check "webp to one that takes no avif" 200 "$thumb" -H 'Accept: image/webp,*/*' && \
+  expect_header "webp without avif" Content-Type image/webp
+check "an avif asked for" 200 "$thumb&format=avif&fit=fill" && expect_header "an avif asked for" Content-Type image/avif
+# Three variants of one source were made: three files, and no copy of the source (hidden files are the cache's own).
+stored=$(find "$tmp/cache-lean" -type f ! -name '.*' | wc -l)
+if [[ $stored != 3 ]]; then
+  echo "smoke.sh: --no-store-originals: $stored files on disk for three variants, expected 3" >&2
+  failures=$((failures + 1))
+fi
+kill -TERM "$server"
+wait "$server" || true
+
 if ((failures > 0)); then
   echo "smoke.sh: $failures checks failed; the server's log:" >&2
   tail -20 "$tmp/server.log" >&2

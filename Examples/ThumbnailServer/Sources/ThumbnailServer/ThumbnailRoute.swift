@@ -12,6 +12,11 @@ struct ThumbnailRoute: Sendable {
     let maxSide: Int
     /// Whether the server can encode a format.
     let canEncode: @Sendable (ImageFormat) -> Bool
+    /// Whether each source's bytes are kept on disk beside its thumbnails, so that another size of it is made
+    /// without fetching it again.
+    var storesOriginals = true
+    /// Whether AVIF is sent to the clients that take it, before WebP (see `ImageFormat.preferred`).
+    var prefersAVIF = false
 
     /// How the thumbnail fills its box.
     enum Fit: String {
@@ -27,7 +32,7 @@ struct ThumbnailRoute: Sendable {
         let context: ImageContext
         let url: URL
         do {
-            (url, context) = try parse(request)
+            (url, context) = try parse(request, accept: Self.accept(of: request))
         } catch {
             return Self.text(.badRequest, error.message)
         }
@@ -39,8 +44,14 @@ struct ThumbnailRoute: Sendable {
         }
     }
 
+    /// The request's `Accept` field, its lines joined.
+    private static func accept(of request: Request) -> String {
+        let values = request.headers[values: .accept]
+        return values.count <= 1 ? values.first ?? "" : values.joined(separator: ",")
+    }
+
     /// The source's URL and the load's context, from the query and the `Accept` field.
-    private func parse(_ request: Request) throws(BadRequest) -> (URL, ImageContext) {
+    private func parse(_ request: Request, accept: String) throws(BadRequest) -> (URL, ImageContext) {
         let query = request.uri.queryParameters
         guard let text = query["url"].map(String.init), let url = URL(string: text),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -54,6 +65,7 @@ struct ThumbnailRoute: Sendable {
             throw BadRequest("fit must be fit, fill or cover")
         }
         var context = ImageContext()
+        if !storesOriginals { context.originalStoreCacheType = ImageCacheType.none }
         switch fit {
         case .fit:
             context.thumbnailPixelSize = PixelSize(width: width, height: height)
@@ -66,15 +78,17 @@ struct ThumbnailRoute: Sendable {
             context.imageTransformer = ImageTransformers.Resize(width: Double(width), height: Double(height), scaleMode: .aspectFill)
         }
         if let name = query["format"] {
-            guard let format = ImageFormat(name: String(name)), [.jpeg, .png, .webp].contains(format), canEncode(format) else {
-                throw BadRequest("format must be jpeg, png or webp")
+            guard let format = ImageFormat(name: String(name)), [.jpeg, .png, .webp, .avif].contains(format), canEncode(format) else {
+                throw BadRequest(canEncode(.avif) ? "format must be jpeg, png, webp or avif" : "format must be jpeg, png or webp")
             }
             context.encodedFormat = format
         } else {
-            // WebP to the clients that take it; the image's own format to the others, so that alpha is kept.
-            let accept = request.headers[values: .accept].joined(separator: ",")
-            let preferred = ImageFormat.preferred(forAccept: accept, hasAlpha: false, isAnimated: false, canEncode: canEncode)
-            context.encodedFormat = preferred == .webp ? .webp : nil
+            // WebP (or AVIF, when preferred) to the clients that take it; the image's own format to the others, so
+            // that alpha is kept.
+            let preferred = ImageFormat.preferred(
+                forAccept: accept, hasAlpha: false, isAnimated: false, prefersAVIF: prefersAVIF, canEncode: canEncode
+            )
+            context.encodedFormat = preferred == .webp || preferred == .avif ? preferred : nil
         }
         return (url, context)
     }

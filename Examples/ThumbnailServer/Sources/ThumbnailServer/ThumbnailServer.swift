@@ -11,9 +11,10 @@ struct ThumbnailServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve thumbnails of images from allowed hosts, cached in memory and on disk.",
         discussion: """
-            GET /thumb?url=U&w=W&h=H[&fit=fit|fill|cover][&format=jpeg|png|webp] answers with the thumbnail's \
-            bytes, Content-Type, ETag and Cache-Control, or 304 to a matching If-None-Match. Without format, \
-            WebP is sent to clients whose Accept field takes it, and the image's own format to the others. \
+            GET /thumb?url=U&w=W&h=H[&fit=fit|fill|cover][&format=jpeg|png|webp|avif] answers with the \
+            thumbnail's bytes, Content-Type, ETag and Cache-Control, or 304 to a matching If-None-Match. Without \
+            format, WebP (or AVIF, with --prefer-avif) is sent to clients whose Accept field takes it, and the \
+            image's own format to the others. \
             GET / answers with a plain-text status. SIGTERM or SIGINT stops the server once the requests in \
             flight have finished.
             """
@@ -34,6 +35,12 @@ struct ThumbnailServer: AsyncParsableCommand {
     @Option(help: "The most pixels a thumbnail's width or height may have.")
     var maxSide = 2048
 
+    @Flag(inversion: .prefixedNo, help: "Keep each source's bytes on disk beside its thumbnails, so that other sizes of it are made without fetching it again.")
+    var storeOriginals = true
+
+    @Flag(help: "Send AVIF to the clients whose Accept field takes it, before WebP: smaller files, about twice the encoding time on a cold request.")
+    var preferAVIF = false
+
     func validate() throws {
         guard !allowHost.isEmpty else { throw ValidationError("name at least one --allow-host") }
         guard (1...65_535).contains(port) else { throw ValidationError("--port \(port) is not a port") }
@@ -53,7 +60,9 @@ struct ThumbnailServer: AsyncParsableCommand {
             manager: manager,
             allowedHosts: Set(allowHost.map { $0.lowercased() }),
             maxSide: maxSide,
-            canEncode: { registry.canEncode(to: $0) }
+            canEncode: { registry.canEncode(to: $0) },
+            storesOriginals: storeOriginals,
+            prefersAVIF: preferAVIF
         )
 
         let router = Router()
