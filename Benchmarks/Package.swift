@@ -29,6 +29,7 @@ let package = Package(
                 .linkedLibrary("gif"),
                 .linkedLibrary("avif"),
                 .linkedLibrary("jxl"),
+                .linkedLibrary("heif"),
             ]
         ),
         // libcurl's multi interface called directly: the baseline of the download benchmarks.

@@ -52,6 +52,11 @@ if [[ ! -f "$inputs/photo-2000x1500.jxl" ]]; then
   command -v cjxl >/dev/null 2>&1 || Scripts/setup.sh libjxl-tools
   cjxl --quiet -d 1 "$inputs/photo-2000x1500.png" "$inputs/photo-2000x1500.jxl" 2>/dev/null
 fi
+# HEIC at heif-enc's default quality (x265), from the same PNG, made on its own like the JPEG XL input.
+if [[ ! -f "$inputs/photo-2000x1500.heic" ]]; then
+  command -v heif-enc >/dev/null 2>&1 || Scripts/setup.sh libheif-examples
+  heif-enc "$inputs/photo-2000x1500.png" -o "$inputs/photo-2000x1500.heic" >/dev/null
+fi
 
 if $instructions; then
   command -v valgrind >/dev/null 2>&1 || Scripts/setup.sh valgrind

@@ -21,6 +21,7 @@ let benchmarks: @Sendable () -> Void = {
         ("GIF", "photo-1000x750.gif", GIFCoder(), raw_gif_decode),
         ("AVIF", "photo-2000x1500.avif", AVIFCoder(), raw_avif_decode),
         ("JPEG XL", "photo-2000x1500.jxl", JXLCoder(), raw_jxl_decode),
+        ("HEIF", "photo-2000x1500.heic", HEIFCoder(), raw_heif_decode),
     ]
 
     for item in cases {

@@ -3,7 +3,9 @@
 #include <avif/avif.h>
 #include <gif_lib.h>
 #include <jxl/decode.h>
+#include <libheif/heif.h>
 #include <png.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,5 +201,53 @@ int raw_avif_decode(const unsigned char *data, size_t size, unsigned char *out, 
     if (!out) free(pixels);
 done:
     avifDecoderDestroy(decoder);
+    return result;
+}
+
+static pthread_once_t heif_once = PTHREAD_ONCE_INIT;
+static int heif_initialised;
+
+// libheif registers its decoders once, before the first context, as HEIFCoder has it do.
+static void heif_initialise(void) {
+    heif_initialised = heif_init(NULL).code == heif_error_Ok;
+}
+
+// Decodes a HEIF's primary image with libheif as HEIFCoder does: libheif initialised once, the file read from
+// memory without a copy, tiles decoded on the calling thread (no decoding threads), HDR reduced to 8 bits,
+// the file's transformations applied, to interleaved RGBA8. With `out` NULL the pixels stay in libheif's image,
+// which is released, as the coder's image adopts that plane; otherwise they are copied row by row into `out`.
+int raw_heif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height) {
+    pthread_once(&heif_once, heif_initialise);
+    if (!heif_initialised) return -1;
+    struct heif_context *context = heif_context_alloc();
+    if (!context) return -1;
+    int result = -1;
+    struct heif_image_handle *handle = NULL;
+    struct heif_image *image = NULL;
+    struct heif_decoding_options *options = NULL;
+    heif_context_set_max_decoding_threads(context, 0);
+    if (heif_context_read_from_memory_without_copy(context, data, size, NULL).code != heif_error_Ok) goto done;
+    if (heif_context_get_primary_image_handle(context, &handle).code != heif_error_Ok) goto done;
+    options = heif_decoding_options_alloc();
+    if (!options) goto done;
+    options->convert_hdr_to_8bit = 1;
+    options->ignore_transformations = 0;
+    if (heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options).code
+        != heif_error_Ok) goto done;
+    *width = heif_image_get_width(image, heif_channel_interleaved);
+    *height = heif_image_get_height(image, heif_channel_interleaved);
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    if (!plane || stride < *width * 4) goto done;
+    if (out) {
+        size_t row = (size_t)*width * 4;
+        for (int y = 0; y < *height; y++) memcpy(out + (size_t)y * row, plane + (size_t)y * (size_t)stride, row);
+    }
+    result = 0;
+done:
+    if (image) heif_image_release(image);
+    heif_decoding_options_free(options);
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
     return result;
 }

@@ -14,5 +14,6 @@ int raw_webp_decode(const unsigned char *data, size_t size, unsigned char *out, 
 int raw_jxl_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 int raw_gif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 int raw_avif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
+int raw_heif_decode(const unsigned char *data, size_t size, unsigned char *out, int *width, int *height);
 
 #endif
