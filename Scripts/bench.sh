@@ -81,7 +81,7 @@ if $instructions; then
   }
   echo "== Instructions per decode (callgrind; 4 decodes minus 1, so start-up cancels out)"
   for item in jpeg:photo-4000x3000.jpg png:photo-2000x1500.png webp:photo-2000x1500.webp gif:photo-1000x750.gif \
-      avif:photo-2000x1500.avif jxl:photo-2000x1500.jxl; do
+      avif:photo-2000x1500.avif jxl:photo-2000x1500.jxl heic:photo-2000x1500.heic; do
     format=${item%%:*}
     file=$inputs/${item#*:}
     ours4=$(count OurDecode "$format" "$file" 4); ours1=$(count OurDecode "$format" "$file" 1)

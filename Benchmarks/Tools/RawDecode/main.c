@@ -1,5 +1,5 @@
 // Decodes one file N times with the C baseline, for instruction counting (Scripts/bench.sh --instructions).
-// Usage: RawDecode jpeg|png|webp|gif|avif|jxl FILE N
+// Usage: RawDecode jpeg|png|webp|gif|avif|jxl|heic FILE N
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv) {
     if (argc != 4) {
-        fprintf(stderr, "usage: RawDecode jpeg|png|webp|gif|avif|jxl FILE N\n");
+        fprintf(stderr, "usage: RawDecode jpeg|png|webp|gif|avif|jxl|heic FILE N\n");
         return 2;
     }
     FILE *file = fopen(argv[2], "rb");
@@ -24,7 +24,8 @@ int main(int argc, char **argv) {
         !strcmp(argv[1], "png") ? raw_png_decode :
         !strcmp(argv[1], "webp") ? raw_webp_decode :
         !strcmp(argv[1], "avif") ? raw_avif_decode :
-        !strcmp(argv[1], "jxl") ? raw_jxl_decode : raw_gif_decode;
+        !strcmp(argv[1], "jxl") ? raw_jxl_decode :
+        !strcmp(argv[1], "heic") ? raw_heif_decode : raw_gif_decode;
     int width, height, failed = 0;
     for (int i = 0, n = atoi(argv[3]); i < n; i++) {
         failed |= decode(data, (size_t)size, NULL, &width, &height);
