@@ -30,7 +30,12 @@ DECODE_CLASSES = [
     ("png", "png", "photo-2000x1500.png", "PNG 2000x1500 RGB"),
     ("webp", "webp", "photo-2000x1500.webp", "WebP 2000x1500 lossy"),
     ("gif", "gif", "photo-1000x750.gif", "GIF 1000x750, 256 colours"),
+    ("avif", "avif", "photo-2000x1500.avif", "AVIF 2000x1500, avifenc default quality, speed 8"),
+    ("heic", "heic", "photo-2000x1500.heic", "HEIC 2000x1500, heif-enc default quality"),
+    ("jxl", "jxl", "photo-2000x1500.jxl", "JPEG XL 2000x1500, cjxl distance 1"),
 ]
+# What reads each of these formats into Pillow (Pillow itself, or a plugin from PyPI), for the notes.
+PILLOW_READERS = {"avif": "its own AVIF plugin", "heic": "pillow-heif", "jxl": "pillow-jxl-plugin"}
 THUMBNAIL_SIZE = 256
 WORKERS = 6
 # The whole-job corpora: (key, title, directory under the corpus and URL path on the server, where the CPU time
@@ -69,27 +74,47 @@ class Comparison:
         self.times = {}
         self.extra = {}
         self.magick_batch = {}
+        # Sides that cannot read a class's files here: skipped[section][key][side] -> the reason.
+        self.skipped = {}
 
     def record(self, section, key, side, value):
         self.times.setdefault(section, {}).setdefault(key, {}).setdefault(side, []).append(value)
+
+    def skip(self, section, key, reasons):
+        for side, reason in reasons.items():
+            self.skipped.setdefault(section, {}).setdefault(key, {}).setdefault(side, reason)
+
+    def take_decode(self, name, report):
+        for side, values in report["ms"].items():
+            self.record("decode", name, side, median(values))
+        for side, values in report.get("cpu_ms", {}).items():
+            self.record("decode-cpu", name, side, median(values))
+        self.skip("decode", name, report.get("skipped", {}))
 
     # Decode
 
     def decode_ours(self, name, format_, path):
         report = run_json([self.args.timing, "decode", format_, path, str(self.args.seconds)])
-        for side, values in report["ms"].items():
-            self.record("decode", name, side, median(values))
+        self.take_decode(name, report)
 
     def decode_python(self, name, format_, path):
         report = run_json([self.python, self.peers, "decode", format_, path, str(self.args.seconds)])
-        for side, values in report["ms"].items():
-            self.record("decode", name, side, median(values))
+        self.take_decode(name, report)
 
     def decode_magick(self, name, path):
         """ImageMagick in batches: one process reads the file K + 1 times (each image deleted before the next
         is read, -limit thread 1) and one reads it once; the difference over K is the time of one decode,
-        without the process's start-up. Three pairs a round, the median kept."""
+        without the process's start-up. Three pairs a round, the median kept. A file ImageMagick cannot read
+        (no delegate for the format) is skipped from then on, with its message."""
+        if "magick" in self.skipped.get("decode", {}).get(name, {}):
+            return
         if name not in self.magick_batch:
+            try:
+                subprocess.run([self.magick, path, "null:"], check=True, capture_output=True, text=True)
+            except subprocess.CalledProcessError as error:
+                lines = (error.stderr or "").strip().splitlines()
+                self.skip("decode", name, {"magick": lines[0][:200] if lines else f"exit status {error.returncode}"})
+                return
             # About as long as our side's budget, counting ImageMagick at three times our time (the first
             # round runs our side first).
             ours_ms = self.times["decode"][name]["ours"][-1]
@@ -219,6 +244,27 @@ def per_round(times, peer, ours="ours"):
     return [min(times[p][i] for p in peers) / times[ours][i] for i in range(len(times[ours]))]
 
 
+def side_label(side, format_):
+    """A side's name in the notes: Pillow with its reader of `format_`."""
+    if side == "pillow" and format_ in PILLOW_READERS:
+        return f"Pillow ({PILLOW_READERS[format_]})"
+    return {"pillow": "Pillow", "vips": "libvips", "magick": "ImageMagick"}.get(side, side)
+
+
+def side_cell(times, side, skipped):
+    """The ratio cell of `side`, or a dash for a side that could not read the files (named in a note)."""
+    if side not in times:
+        return "—" if side in skipped else "?"
+    return cell(per_round(times, side))
+
+
+def cores_busy(times, cpu, side):
+    """CPU time over wall time of `side`, per round; None when the side did not run."""
+    if side not in times or side not in cpu:
+        return None
+    return [cpu[side][i] / times[side][i] for i in range(len(times[side]))]
+
+
 def cell(ratios):
     if len(ratios) == 1:
         return f"{ratios[0]:.2f}"
@@ -259,7 +305,31 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {system}, Linux {platform.release()}"
 
 
+def plugin_versions():
+    """The PyPI plugins that read HEIC and JPEG XL into Pillow, as found in this Python."""
+    found = []
+    try:
+        import pillow_heif
+
+        found.append(f"pillow-heif {pillow_heif.__version__} (its own libheif {pillow_heif.libheif_version()}, "
+                     f"decode threads {pillow_heif.options.DECODE_THREADS})")
+    except ImportError:
+        found.append("pillow-heif not installed: Pillow skips HEIC")
+    try:
+        from importlib import metadata
+
+        from pillow_jxl import JpegXLImagePlugin
+
+        threads = JpegXLImagePlugin.DECODE_THREADS
+        found.append(f"pillow-jxl-plugin {metadata.version('pillow-jxl-plugin')} (libjxl built into it, decode "
+                     f"threads {'one per core' if threads == -1 else threads})")
+    except ImportError:
+        found.append("pillow-jxl-plugin not installed: Pillow skips JPEG XL")
+    return "; ".join(found)
+
+
 def versions(magick):
+    plugins = plugin_versions()  # first: pillow-heif must load its libheif before libvips loads Debian's
     import PIL
     import pyvips
     from PIL import features
@@ -275,9 +345,12 @@ def versions(magick):
     return [
         f"ours: {command_output(['swift', '--version'])}; libjpeg-turbo {pkg('libturbojpeg')}, "
         f"libpng {pkg('libpng')}, libwebp {pkg('libwebp')}, giflib {deb('libgif7')}, zlib {pkg('zlib')}, "
-        f"libcurl {pkg('libcurl')}",
+        f"libavif {pkg('libavif')}, libheif {pkg('libheif')}, libjxl {pkg('libjxl')}, libcurl {pkg('libcurl')}",
         f"Pillow {PIL.__version__} (with its own libjpeg-turbo {features.version('libjpeg_turbo')}, libwebp "
-        f"{features.version('webp')}, {zlib}), Python {platform.python_version()}",
+        f"{features.version('webp')}, {zlib}, "
+        + (f"libavif {features.version('avif')}" if features.check("avif") else "no AVIF: Pillow skips AVIF")
+        + f"), Python {platform.python_version()}",
+        f"Pillow plugins: {plugins}",
         f"libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} through pyvips {pyvips.__version__}"
         f" (default thread pool: {pyvips.concurrency_get()} threads)",
         f"ImageMagick: {command_output([magick, '-version']).replace('Version: ', '')}",
@@ -309,17 +382,29 @@ def report(comparison, started, loads):
     verdicts = []
     out("## 1. Decode throughput, one image at a time")
     out("")
-    out("Ours decodes to RGBA. Pillow and libvips give RGB for these JPEG, PNG and WebP files; for the GIF, Pillow's")
-    out("palette image is converted to RGBA (its palette indices alone: the last column) and libvips gives RGBA.")
-    out("ImageMagick decodes into its 16-bit pixel cache, one thread, timed in batches (see README.md).")
+    out("Ours decodes to RGBA. Pillow and libvips give RGB for these JPEG, PNG, WebP, AVIF, HEIC and JPEG XL files;")
+    out("for the GIF, Pillow's palette image is converted to RGBA (its palette indices alone: in a note) and libvips")
+    out("gives RGBA. ImageMagick decodes into its 16-bit pixel cache, one thread, timed in batches (see README.md).")
+    out("Ours and C decode on one thread; the peers with their decoders' default threads (the cores busy below).")
     out("")
     out("| class | ours ms | C ms | C / ours | Pillow | libvips | ImageMagick | faster of Pillow, libvips | target |")
     out("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     notes = []
-    for name, _, _, description in DECODE_CLASSES:
+    for name, format_, _, description in DECODE_CLASSES:
         t = times["decode"][name]
-        best = per_round(t, ["pillow", "vips"])
-        c_best = per_round(t, ["pillow", "vips"], ours="c")
+        skipped = comparison.skipped.get("decode", {}).get(name, {})
+        for side, reason in skipped.items():
+            notes.append(f"- {description}: {side_label(side, format_)} cannot read it here, so it is left out: "
+                         f"{reason}")
+        peers = [side for side in ("pillow", "vips") if side in t]
+        if not peers:
+            verdicts.append((f"decode {name}: no peer reads it here", False))
+            out(f"| {description} | {ms_cell(t['ours'])} | {ms_cell(t['c'])} | {cell(per_round(t, 'c'))} | "
+                f"{side_cell(t, 'pillow', skipped)} | {side_cell(t, 'vips', skipped)} | "
+                f"{side_cell(t, 'magick', skipped)} | — | no peer |")
+            continue
+        best = per_round(t, peers)
+        c_best = per_round(t, peers, ours="c")
         met = median(best) >= 1.0
         short = f"by {(1 - median(best)) * 100:.0f}%"
         c_over_ours = median(per_round(t, "c"))
@@ -336,8 +421,8 @@ def report(comparison, started, loads):
                          f" peer's speed, ours {median(best):.2f} (C time / our time: {c_over_ours:.2f}).")
         verdicts.append((f"decode {name}", met))
         out(f"| {description} | {ms_cell(t['ours'])} | {ms_cell(t['c'])} | {cell(per_round(t, 'c'))} | "
-            f"{cell(per_round(t, 'pillow'))} | {cell(per_round(t, 'vips'))} | {cell(per_round(t, 'magick'))} | "
-            f"{cell(best)} | {verdict} |")
+            f"{side_cell(t, 'pillow', skipped)} | {side_cell(t, 'vips', skipped)} | "
+            f"{side_cell(t, 'magick', skipped)} | {cell(best)} | {verdict} |")
         if "pillow-palette" in t:
             notes.append(f"- {description}, Pillow without the conversion to RGBA (palette indices only): "
                          f"{cell(per_round(t, 'pillow-palette'))}.")
@@ -345,6 +430,15 @@ def report(comparison, started, loads):
     lines.extend(notes)
     if notes:
         out("")
+    out("Cores busy during a decode (the process's CPU time over the wall time, median over the rounds):")
+    out("")
+    out("| class | ours | C | Pillow | libvips |")
+    out("|---|---:|---:|---:|---:|")
+    for name, _, _, description in DECODE_CLASSES:
+        t, cpu = times["decode"][name], times.get("decode-cpu", {}).get(name, {})
+        busy = [cores_busy(t, cpu, side) for side in ("ours", "c", "pillow", "vips")]
+        out(f"| {description} | " + " | ".join("—" if b is None else f"{median(b):.2f}" for b in busy) + " |")
+    out("")
 
     out(f"## 2. Thumbnails: {extra['thumb_files']} JPEG files of 4000x3000 to {THUMBNAIL_SIZE} px")
     out("")

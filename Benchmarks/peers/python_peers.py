@@ -10,11 +10,16 @@ What each library is asked to do:
   decode  Pillow: Image.open + load(), in the file's own mode (RGB for these JPEG, PNG and WebP files); a GIF is
           converted to RGBA, as ours gives RGBA (its palette indices alone are reported as "pillow-palette").
           pyvips: new_from_buffer(access="sequential").copy_memory(), every pixel decoded into a new memory
-          image, with libvips' operation cache off so that nothing is reused between decodes.
+          image, with libvips' operation cache off so that nothing is reused between decodes. Each decode's process
+          CPU time is reported beside its wall time. AVIF is read by Pillow itself (its wheel has libavif), HEIC
+          through pillow-heif and JPEG XL through pillow-jxl-plugin, each with its decoder's default threads,
+          where pip installed them; libvips reads AVIF and HEIC through libheif and JPEG XL through libjxl.
   thumb   Pillow: open, draft("RGB", (SIZE, SIZE)) (libjpeg's DCT scaling), thumbnail((SIZE, SIZE)) with its
           defaults. pyvips: thumbnail_buffer(SIZE, height=SIZE) (shrink-on-load, then its resize), copy_memory().
           Batches: every file once on a ThreadPoolExecutor with one thread per core; both libraries release the
           GIL while they decode and resize.
+A side that cannot read the file here (no plugin, no loader) is left out of a decode after its first try, and the
+report names it under "skipped" with the error, rather than failing the run.
 """
 import concurrent.futures
 import hashlib
@@ -26,9 +31,24 @@ import sys
 import threading
 import time
 
-import pyvips
-import requests
-from PIL import Image
+# Pillow reads HEIC and JPEG XL through plugins from PyPI, where run.sh could install them; without one, the
+# Pillow side of that format is skipped. pillow-heif is imported before pyvips: libvips loads Debian's libheif
+# 1.15 with its symbols global, and pillow-heif's own newer libheif, loaded after it, would bind to those and
+# crash on its first decode.
+try:
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+except ImportError:
+    pass
+try:
+    import pillow_jxl  # noqa: F401 (registers its opener on import)
+except ImportError:
+    pass
+
+import pyvips  # noqa: E402 (after pillow_heif, above)
+import requests  # noqa: E402
+from PIL import Image  # noqa: E402
 
 # Without this libvips would return a cached result for a repeated call and decode nothing.
 pyvips.cache_set_max(0)
@@ -51,6 +71,19 @@ def vips_decode(data):
     return image.width, image.height
 
 
+def first_results(sides, *args):
+    """One untimed run of each side: the results of those that can read the file, and the error of each that
+    cannot (removed from `sides`)."""
+    results, skipped = {}, {}
+    for name, run in list(sides.items()):
+        try:
+            results[name] = run(*args)
+        except (OSError, pyvips.Error) as error:
+            skipped[name] = (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+            del sides[name]
+    return results, skipped
+
+
 def decode(format_, path, seconds):
     with open(path, "rb") as f:
         data = f.read()
@@ -61,18 +94,22 @@ def decode(format_, path, seconds):
     }
     if rgba:
         sides["pillow-palette"] = lambda: pillow_decode(data, False)
-    sizes = {name: run() for name, run in sides.items()}  # one untimed decode each
-    if len(set(sizes.values())) != 1:
+    sizes, skipped = first_results(sides)
+    if len(set(sizes.values())) > 1:
         sys.exit(f"python_peers.py: the decoded sizes differ: {sizes}")
     times = {name: [] for name in sides}
+    cpu_times = {name: [] for name in sides}
     end = time.perf_counter() + seconds
-    while len(times["pillow"]) < 5 or time.perf_counter() < end:
+    while sides and (len(next(iter(times.values()))) < 5 or time.perf_counter() < end):
         for name, run in sides.items():
+            cpu = time.process_time()
             start = time.perf_counter()
             run()
             times[name].append(ms(start))
-    width, height = sizes["pillow"]
-    return {"mode": "decode", "format": format_, "width": width, "height": height, "ms": times}
+            cpu_times[name].append(round((time.process_time() - cpu) * 1e3, 3))
+    width, height = next(iter(sizes.values()), (0, 0))
+    return {"mode": "decode", "format": format_, "width": width, "height": height, "ms": times,
+            "cpu_ms": cpu_times, "skipped": skipped}
 
 
 def pillow_thumbnail(data, size):

@@ -6,9 +6,10 @@
 # Benchmarks/peers/RESULTS.md. See Benchmarks/peers/README.md for what is measured and how.
 #   Benchmarks/peers/run.sh           about 6 minutes once installed and built (7 rounds)
 #   Benchmarks/peers/run.sh --quick   about 2 minutes (3 rounds, shorter loops, half the files)
-# Installs what is missing, once: Debian packages (nginx, libvips, ImageMagick, python3-venv, webp and the C
-# libraries) with apt, and Pillow, pyvips and requests with pip in Benchmarks/.build-peers/venv. The generated
-# files go to Benchmarks/.build-peers/corpus.
+# Installs what is missing, once: Debian packages (nginx, libvips, ImageMagick, python3-venv, the encoders of
+# webp, libavif, libheif and libjxl, and the C libraries) with apt, and Pillow, pyvips and requests with pip in
+# Benchmarks/.build-peers/venv, with pillow-heif and pillow-jxl-plugin where pip can install them (without them
+# Pillow's HEIC and JPEG XL rows are skipped). The generated files go to Benchmarks/.build-peers/corpus.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -20,7 +21,7 @@ case ${1:-} in
 esac
 
 work=Benchmarks/.build-peers
-need=(nginx libvips42 imagemagick python3-venv webp)
+need=(nginx libvips42 imagemagick python3-venv webp libavif-bin libheif-examples libjxl-tools)
 Scripts/setup.sh "${need[@]}"
 
 # ImageMagick 7 calls itself magick; Debian's ImageMagick 6 convert.
@@ -44,6 +45,13 @@ if [[ ! -f $inputs/photo-256.jpg ]]; then
   "$magick" "$base" -resize 256x192! -strip -quality 85 "$inputs/photo-256.jpg"
   rm -f "$base"
 fi
+# AVIF, JPEG XL and HEIC from the PNG input, as Scripts/bench.sh makes them.
+[[ -f $inputs/photo-2000x1500.avif ]] ||
+  avifenc -j 1 -s 8 "$inputs/photo-2000x1500.png" "$inputs/photo-2000x1500.avif" >/dev/null
+[[ -f $inputs/photo-2000x1500.jxl ]] ||
+  cjxl --quiet -d 1 "$inputs/photo-2000x1500.png" "$inputs/photo-2000x1500.jxl" 2>/dev/null
+[[ -f $inputs/photo-2000x1500.heic ]] ||
+  heif-enc "$inputs/photo-2000x1500.png" -o "$inputs/photo-2000x1500.heic" >/dev/null
 
 # Debian's Python, whose venv module python3-venv provides; pyvips finds Debian's libvips.
 venv=$work/venv
@@ -56,6 +64,13 @@ if ! "$python" -c 'import PIL, pyvips, requests' >/dev/null 2>&1; then
   "$python" -m pip install --quiet --upgrade pip
   "$python" -m pip install --quiet pillow pyvips requests
 fi
+# Pillow's readers of HEIC and JPEG XL: optional, as a wheel may not exist for this machine.
+for plugin in pillow_heif:pillow-heif pillow_jxl:pillow-jxl-plugin; do
+  if ! "$python" -c "import ${plugin%%:*}" >/dev/null 2>&1; then
+    "$python" -m pip install --quiet "${plugin#*:}" ||
+      echo "run.sh: pip could not install ${plugin#*:}; Pillow's rows for its format are skipped" >&2
+  fi
+done
 
 corpus=$work/corpus
 "$python" Benchmarks/peers/make_corpus.py "$inputs" "$corpus" 16 400
