@@ -36,6 +36,9 @@ DECODE_CLASSES = [
 ]
 # What reads each of these formats into Pillow (Pillow itself, or a plugin from PyPI), for the notes.
 PILLOW_READERS = {"avif": "its own AVIF plugin", "heic": "pillow-heif", "jxl": "pillow-jxl-plugin"}
+# Thumbnails of the formats whose decoders give no reduced decode: (format, title); the files are
+# corpus/thumbs-FORMAT (make_corpus.py), 4000x3000 each.
+CODEC_THUMB_FORMATS = [("avif", "AVIF"), ("heic", "HEIC"), ("jxl", "JPEG XL")]
 THUMBNAIL_SIZE = 256
 WORKERS = 6
 # The whole-job corpora: (key, title, directory under the corpus and URL path on the server, where the CPU time
@@ -139,20 +142,22 @@ class Comparison:
 
     # Thumbnails
 
-    def thumbnails_ours(self, files):
+    def thumbnails_ours(self, files, section="thumb"):
         report = run_json([self.args.timing, "thumb", str(THUMBNAIL_SIZE), str(self.args.seconds * 2), *files])
-        self.take_thumbnails(report)
+        self.take_thumbnails(report, section)
 
-    def thumbnails_python(self, files):
+    def thumbnails_python(self, files, section="thumb"):
         report = run_json([self.python, self.peers, "thumb", str(THUMBNAIL_SIZE), str(self.args.seconds * 2), *files])
-        self.take_thumbnails(report)
+        self.take_thumbnails(report, section)
 
-    def take_thumbnails(self, report):
+    def take_thumbnails(self, report, section):
+        """`section` is "thumb" for the JPEG files, "thumb-FORMAT" for the others."""
         for kind in ("single_ms", "batch_ms_per_image", "batch_cores_busy"):
             for side, values in report[kind].items():
-                self.record("thumb", kind, side, median(values))
+                self.record(section, kind, side, median(values))
         for side, count in report["batch_threads"].items():
-            self.record("thumb", "batch_threads", side, count)
+            self.record(section, "batch_threads", side, count)
+        self.skip(section, "single_ms", report.get("skipped", {}))
 
     # The whole job
 
@@ -178,6 +183,11 @@ class Comparison:
         args = self.args
         thumbs_dir = os.path.join(args.corpus, "thumbs")
         thumb_files = sorted(os.path.join(thumbs_dir, f) for f in os.listdir(thumbs_dir))[: args.files]
+        codec_thumb_files = {}
+        for format_, _ in CODEC_THUMB_FORMATS:
+            directory = os.path.join(args.corpus, f"thumbs-{format_}")
+            codec_thumb_files[format_] = sorted(os.path.join(directory, f) for f in os.listdir(directory))
+            codec_thumb_files[format_] = codec_thumb_files[format_][: args.codec_thumb_files]
         job_dir = os.path.join(args.corpus, "job")
         names = sorted(os.listdir(job_dir))
         job_names = [n for n in names if n.startswith("large-")][: args.files]
@@ -206,6 +216,7 @@ class Comparison:
                 "kinds": kinds,
             }
         self.extra["thumb_files"] = len(thumb_files)
+        self.extra["codec_thumb_files"] = {format_: len(files) for format_, files in codec_thumb_files.items()}
         try:
             for round_ in range(args.rounds):
                 ours_first = round_ % 2 == 0
@@ -222,6 +233,9 @@ class Comparison:
                 sides = [self.thumbnails_ours, self.thumbnails_python]
                 for side in sides if ours_first else reversed(sides):
                     side(thumb_files)
+                for format_, _ in CODEC_THUMB_FORMATS:
+                    for side in sides if ours_first else reversed(sides):
+                        side(codec_thumb_files[format_], f"thumb-{format_}")
                 order = ["ours", "python"] if ours_first else ["python", "ours"]
                 for key, _, _, _ in JOB_CORPORA:
                     # The cache directories stay until the end of the run: on an ext4 without a journal, creating
@@ -358,6 +372,41 @@ def versions(magick):
     ]
 
 
+def report_codec_thumbnails(comparison, out):
+    """The thumbnails of the formats without a reduced decode: one row per format, ratios as in the JPEG table."""
+    times = comparison.times
+    counts = comparison.extra["codec_thumb_files"]
+    cores = os.cpu_count()
+    files = ", ".join(f"{counts[format_]} {title}" for format_, title in CODEC_THUMB_FORMATS)
+    out(f"### AVIF, HEIC and JPEG XL to {THUMBNAIL_SIZE} px: {files} files of 4000x3000")
+    out("")
+    out("No side decodes these reduced: libavif, libheif and libjxl decode at full size (libvips' shrink-on-load")
+    out("for HEIF is an embedded thumbnail, which these files do not have), then each side resizes. Pillow's `draft`")
+    out("does nothing for them.")
+    out("")
+    out(f"| format | one at a time: ours ms | Pillow | libvips | batch over {cores} cores: ours ms per image | Pillow "
+        "| libvips | cores busy in the batch: ours, Pillow, libvips |")
+    out("|---|---:|---:|---:|---:|---:|---:|---|")
+    notes = []
+    for format_, title in CODEC_THUMB_FORMATS:
+        t = times.get(f"thumb-{format_}", {})
+        skipped = comparison.skipped.get(f"thumb-{format_}", {}).get("single_ms", {})
+        for side, reason in skipped.items():
+            notes.append(f"- {title}: {side_label(side, format_)} cannot read these files here, so it is left out: "
+                         f"{reason}")
+        single, batch, busy = t["single_ms"], t["batch_ms_per_image"], t["batch_cores_busy"]
+        busy_cells = ", ".join(f"{median(busy[side]):.2f}" if side in busy else "—"
+                               for side in ("ours", "pillow", "vips"))
+        out(f"| {title} | {ms_cell(single['ours'])} | {side_cell(single, 'pillow', skipped)} | "
+            f"{side_cell(single, 'vips', skipped)} | {ms_cell(batch['ours'])} | "
+            f"{side_cell(batch, 'pillow', skipped)} | {side_cell(batch, 'vips', skipped)} | {busy_cells} |")
+    out("")
+    for note in notes:
+        out(note)
+    if notes:
+        out("")
+
+
 def report(comparison, started, loads):
     args = comparison.args
     times = comparison.times
@@ -467,6 +516,7 @@ def report(comparison, started, loads):
     out("Ours runs the batch with `DispatchQueue.concurrentPerform`; the Python peers on a `ThreadPoolExecutor` "
         f"of {cores} threads.")
     out("")
+    report_codec_thumbnails(comparison, out)
     thumb_met = median(per_round(single, "pillow")) >= 1.0 and median(per_round(batch, "pillow")) >= 1.0
     verdicts.append(("thumbnails at least as fast as Pillow, one at a time and in batches", thumb_met))
     threads_met = min(threads["ours"]) >= cores
@@ -564,6 +614,7 @@ def main():
     args.rounds = args.rounds or (3 if args.quick else 7)
     args.seconds = 0.4 if args.quick else 1.0
     args.files = 8 if args.quick else 16
+    args.codec_thumb_files = 2 if args.quick else 4
     args.web_files = 200 if args.quick else 400
 
     started = datetime.datetime.now(datetime.timezone.utc)

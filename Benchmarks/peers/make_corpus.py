@@ -5,6 +5,10 @@
 
 OUTDIR/thumbs   COUNT JPEG files of 4000 x 3000: the noisy and the smooth photo in turn, each rolled by a
                 different offset, every other one mirrored, its brightness shifted, saved at quality 80..95, 4:2:0.
+OUTDIR/thumbs-avif, thumbs-heic, thumbs-jxl
+                4 files of 4000 x 3000 each, the images of the first 4 thumbs, encoded as Scripts/bench.sh encodes its
+                AVIF, HEIC and JPEG XL inputs: avifenc at its default quality and speed 8, heif-enc at its default
+                quality, cjxl at distance 1 (about 20 seconds a format the first time).
 OUTDIR/job      the files the loopback server serves for the whole-job comparison, 3 x COUNT in all: the COUNT
                 thumbs above, COUNT JPEG of 1600 x 1200, COUNT / 2 PNG of 1200 x 900 (from the smooth
                 photo), COUNT / 2 WebP of 2000 x 1500 (from the noisy one).
@@ -15,7 +19,9 @@ OUTDIR/web      WEBCOUNT (default 400) web-size files for the second whole-job c
 Files already present are kept.
 """
 import os
+import subprocess
 import sys
+import tempfile
 
 import pyvips
 
@@ -67,6 +73,28 @@ def web_file(photos, index):
     return f"web-{index:03d}.{extension}", image, options
 
 
+# The command that encodes a PNG into each format, as Scripts/bench.sh makes its inputs: (SOURCE, TARGET) -> argv.
+ENCODERS = {
+    "avif": lambda source, target: ["avifenc", "-j", "1", "-s", "8", source, target],
+    "heic": lambda source, target: ["heif-enc", source, "-o", target],
+    "jxl": lambda source, target: ["cjxl", "--quiet", "-d", "1", source, target],
+}
+CODEC_THUMB_COUNT = 4
+
+
+def encode(image, path, format_):
+    """Saves `image` to `path` in `format_` through the format's command-line encoder, from a temporary PNG."""
+    if os.path.exists(path):
+        return
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(path)) as scratch:
+        source = os.path.join(scratch, "source.png")
+        image.write_to_file(source, strip=True, compression=1)
+        temporary = os.path.join(scratch, "encoded" + os.path.splitext(path)[1])
+        subprocess.run(ENCODERS[format_](source, temporary), check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        os.replace(temporary, path)
+
+
 def save(image, path, **options):
     if os.path.exists(path):
         return
@@ -101,6 +129,11 @@ def main():
             save(image.resize(0.3, kernel="lanczos3"), os.path.join(job, f"small-{i // 2:02d}.png"), compression=6)
         else:
             save(image.resize(0.5, kernel="lanczos3"), os.path.join(job, f"medium-{i // 2:02d}.webp"), Q=80)
+    for format_ in ENCODERS:
+        directory = os.path.join(outdir, f"thumbs-{format_}")
+        os.makedirs(directory, exist_ok=True)
+        for i in range(CODEC_THUMB_COUNT):
+            encode(variant(photos, i), os.path.join(directory, f"photo-{i:02d}.{format_}"), format_)
     for i in range(web_count):
         name, image, options = web_file(photos, i)
         save(image, os.path.join(web, name), **options)

@@ -3,7 +3,7 @@ timed inside this process, so that start-up never counts. Every mode prints one 
 our side's (Benchmarks/Tools/PeerTiming).
 
   decode FORMAT FILE SECONDS            Pillow and pyvips decode the file, alternating, until the time is up
-  thumb SIZE SECONDS FILE...            JPEG thumbnails: one at a time, then batches on a thread pool
+  thumb SIZE SECONDS FILE...            thumbnails of files of one format: one at a time, then batches on a thread pool
   job URLLIST CACHEDIR SIZE WORKERS     the server job, cold then warm: requests + Pillow + a disk cache
 
 What each library is asked to do:
@@ -15,11 +15,12 @@ What each library is asked to do:
           through pillow-heif and JPEG XL through pillow-jxl-plugin, each with its decoder's default threads,
           where pip installed them; libvips reads AVIF and HEIC through libheif and JPEG XL through libjxl.
   thumb   Pillow: open, draft("RGB", (SIZE, SIZE)) (libjpeg's DCT scaling), thumbnail((SIZE, SIZE)) with its
-          defaults. pyvips: thumbnail_buffer(SIZE, height=SIZE) (shrink-on-load, then its resize), copy_memory().
+          defaults (draft does nothing for AVIF, HEIC and JPEG XL: the image is decoded whole). pyvips:
+          thumbnail_buffer(SIZE, height=SIZE) (shrink-on-load where the format has it, then its resize), copy_memory().
           Batches: every file once on a ThreadPoolExecutor with one thread per core; both libraries release the
           GIL while they decode and resize.
-A side that cannot read the file here (no plugin, no loader) is left out of a decode after its first try, and the
-report names it under "skipped" with the error, rather than failing the run.
+A side that cannot read the format here (no plugin, no loader) is left out after its first try, and the report
+names it under "skipped" with the error, rather than failing the run.
 """
 import concurrent.futures
 import hashlib
@@ -132,12 +133,12 @@ def thumb(size, seconds, paths):
         "pillow": lambda data: pillow_thumbnail(data, size).size,
         "vips": lambda data: (lambda image: (image.width, image.height))(vips_thumbnail(data, size)),
     }
-    sizes = {name: run(files[0]) for name, run in sides.items()}
-    if len(set(sizes.values())) != 1 or max(sizes["pillow"]) != size:
+    sizes, skipped = first_results(sides, files[0])
+    if len(set(sizes.values())) > 1 or any(max(value) != size for value in sizes.values()):
         sys.exit(f"python_peers.py: thumbnail sizes: {sizes}")
     single = {name: [] for name in sides}
     end = time.perf_counter() + seconds / 2
-    while len(single["pillow"]) < len(files) or time.perf_counter() < end:
+    while sides and (len(next(iter(single.values()))) < len(files) or time.perf_counter() < end):
         for data in files:
             for name, run in sides.items():
                 start = time.perf_counter()
@@ -157,7 +158,7 @@ def thumb(size, seconds, paths):
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(lambda _: None, range(workers)))  # the threads exist before the first batch
         end = time.perf_counter() + seconds / 2
-        while len(batch["pillow"]) < 3 or time.perf_counter() < end:
+        while sides and (len(next(iter(batch.values()))) < 3 or time.perf_counter() < end):
             for name, run in sides.items():
                 cpu = time.process_time()
                 start = time.perf_counter()
@@ -165,11 +166,11 @@ def thumb(size, seconds, paths):
                 wall = time.perf_counter() - start
                 batch[name].append(round(wall * 1e3 / len(files), 3))
                 busy[name].append(round((time.process_time() - cpu) / wall, 2))
-    width, height = sizes["pillow"]
+    width, height = next(iter(sizes.values()), (0, 0))
     return {
         "mode": "thumb", "size": size, "files": len(files), "width": width, "height": height,
         "single_ms": single, "batch_ms_per_image": batch, "batch_cores_busy": busy,
-        "batch_threads": {name: len(ids) for name, ids in threads.items()},
+        "batch_threads": {name: len(ids) for name, ids in threads.items()}, "skipped": skipped,
     }
 
 

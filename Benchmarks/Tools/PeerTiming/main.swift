@@ -2,7 +2,8 @@
 // prints one JSON line, so that start-up never counts. The Python side (Benchmarks/peers/python_peers.py) has the
 // same modes and prints the same shape.
 //   PeerTiming decode FORMAT FILE SECONDS      our coder and the C library alone, alternating decode for decode
-//   PeerTiming thumb SIZE SECONDS FILE...      JPEG thumbnails: one at a time, then batches over both cores
+//   PeerTiming thumb SIZE SECONDS FILE...      thumbnails of files of one format (the first file's): one at a
+//                                              time, then batches over both cores
 //   PeerTiming job URLLIST CACHEDIR SIZE WORKERS   the server job through ImageManager, cold then warm
 //   PeerTiming codec SIZE SECONDS FILE...     the codec work of the job's cold and warm passes alone, over both cores
 import Foundation
