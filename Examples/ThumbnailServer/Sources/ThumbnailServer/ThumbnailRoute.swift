@@ -17,6 +17,8 @@ struct ThumbnailRoute: Sendable {
     var storesOriginals = true
     /// Whether AVIF is sent to the clients that take it, before WebP (see `ImageFormat.preferred`).
     var prefersAVIF = false
+    /// The loads recent queries asked for.
+    let queries = ParsedQueries()
 
     /// How the thumbnail fills its box.
     enum Fit: String {
@@ -31,10 +33,17 @@ struct ThumbnailRoute: Sendable {
     func respond(to request: Request) async -> Response {
         let context: ImageContext
         let url: URL
-        do {
-            (url, context) = try parse(request, accept: Self.accept(of: request))
-        } catch {
-            return Self.text(.badRequest, error.message)
+        let accept = Self.accept(of: request)
+        let key = ParsedQueries.key(query: request.uri.query ?? "", accept: accept)
+        if let load = queries.load(forKey: key) {
+            (url, context) = (load.url, load.context)
+        } else {
+            do {
+                (url, context) = try parse(request, accept: accept)
+            } catch {
+                return Self.text(.badRequest, error.message)
+            }
+            queries.keep(ParsedQueries.Load(url: url, context: context), forKey: key)
         }
         do {
             let variant = try await manager.loadImageData(url: url, context: context)
