@@ -119,7 +119,10 @@ http {
 EOF
 nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
 
-"$server_bin" --port "$ours_port" --cache-dir "$work/cache-ours" --allow-host 127.0.0.1 >"$work/logs/ours.log" 2>&1 &
+# Thumbnails on disk and no copy of the sources, as thumbor below is configured (its storage off, its result
+# storage on disk).
+"$server_bin" --port "$ours_port" --cache-dir "$work/cache-ours" --allow-host 127.0.0.1 --no-store-originals \
+  >"$work/logs/ours.log" 2>&1 &
 ours_pid=$!
 pids+=("$ours_pid")
 
