@@ -10,26 +10,10 @@ import WebImageTestSupport
 /// Malformed, truncated, empty and hostile HEIF input: every case ends as a typed error, never a crash, a hang
 /// or a large allocation.
 @Suite("HEIF bad input")
-struct HEIFBadInputTests {
+struct HEIFBadInputTests: BadInputSuite {
     let coder = HEIFCoder()
 
     static let all = ["quad", "quad-alpha", "quad-10bit", "quad-rotated", "photo-thumb", "two-images"]
-
-    /// Expects `decode` to fail with one of `codes`.
-    func expectDecodeFails(
-        _ data: Data,
-        _ comment: String,
-        codes: Set<WebImageError.Code> = [.badImageData],
-        options: ImageDecodeOptions = ImageDecodeOptions(),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        do throws(WebImageError) {
-            let image = try coder.decode(data, options: options)
-            Issue.record("\(comment): decoded \(image)", sourceLocation: sourceLocation)
-        } catch {
-            #expect(codes.contains(error.code), "\(comment): \(error)", sourceLocation: sourceLocation)
-        }
-    }
 
     /// The offsets of the boxes of type `type` in `data` (their size fields), found by their four letters.
     static func boxOffsets(_ type: String, in data: Data) -> [Int] {
@@ -65,15 +49,7 @@ struct HEIFBadInputTests {
 
     @Test("random damage anywhere never crashes", arguments: all)
     func randomFlips(_ name: String) {
-        let data = Fixtures.data("heif/\(name).heic")
-        for (i, flipped) in CorruptData.byteFlips(of: data, count: 150, seed: 11).enumerated() {
-            do throws(WebImageError) {
-                let image = try coder.decode(flipped)
-                #expect(image.memoryCost <= ImageDecodeOptions.defaultMaxPixelCount * 4, "\(name) flip \(i)")
-            } catch {
-                #expect([.badImageData, .imageTooLarge].contains(error.code), "\(name) flip \(i): \(error)")
-            }
-        }
+        expectDamageDecodesOrFailsCleanly(Fixtures.data("heif/\(name).heic"), name)
     }
 
     @Test("box sizes reaching past the data fail cleanly")

@@ -10,28 +10,13 @@ import WebImageTestSupport
 /// Malformed, truncated, empty and hostile input: every case ends as a typed error, never a crash, a hang or a
 /// large allocation.
 @Suite("JPEG XL bad input")
-struct JXLBadInputTests {
+struct JXLBadInputTests: BadInputSuite {
     let coder = JXLCoder()
 
     static let all = [
         "quad-lossy", "quad-lossless", "quad-alpha-lossless", "quad-semi-lossy", "quad16-lossless", "quad-orient6",
         "photo-progressive", "anim",
     ]
-
-    func expectDecodeFails(
-        _ data: Data,
-        _ comment: String,
-        codes: Set<WebImageError.Code> = [.badImageData],
-        options: ImageDecodeOptions = ImageDecodeOptions(),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        do throws(WebImageError) {
-            let image = try coder.decode(data, options: options)
-            Issue.record("\(comment): decoded \(image)", sourceLocation: sourceLocation)
-        } catch {
-            #expect(codes.contains(error.code), "\(comment): \(error)", sourceLocation: sourceLocation)
-        }
-    }
 
     @Test("empty and foreign data")
     func emptyAndForeign() {

@@ -10,28 +10,12 @@ import WebImageTestSupport
 /// Malformed, truncated, empty and hostile input: every case ends as a typed error, never a crash or a large
 /// allocation.
 @Suite("WebP bad input")
-struct WebPBadInputTests {
+struct WebPBadInputTests: BadInputSuite {
     let coder = WebPCoder()
 
     static let stills = ["quad-lossy", "quad-lossless", "quad-alpha-lossy", "quad-semi-lossless", "photo"]
     static let animations = ["anim-img2webp", "anim-gif2webp", "anim-compose"]
     static let all = stills + animations
-
-    /// Expects `decode` to fail with one of `codes`.
-    func expectDecodeFails(
-        _ data: Data,
-        _ comment: String,
-        codes: Set<WebImageError.Code> = [.badImageData],
-        options: ImageDecodeOptions = ImageDecodeOptions(),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        do throws(WebImageError) {
-            let image = try coder.decode(data, options: options)
-            Issue.record("\(comment): decoded \(image)", sourceLocation: sourceLocation)
-        } catch {
-            #expect(codes.contains(error.code), "\(comment): \(error)", sourceLocation: sourceLocation)
-        }
-    }
 
     @Test("empty and foreign data")
     func emptyAndForeign() {
@@ -101,16 +85,8 @@ struct WebPBadInputTests {
 
     @Test("random damage anywhere never crashes", arguments: all)
     func randomFlips(_ name: String) {
-        let data = Fixtures.data("webp/\(name).webp")
-        for (i, flipped) in CorruptData.byteFlips(of: data, count: 150, seed: 11).enumerated() {
-            do throws(WebImageError) {
-                // A damaged canvas size can be anything up to 2^24 a side; the pixel limit keeps it bounded.
-                let image = try coder.decode(flipped)
-                #expect(image.memoryCost <= ImageDecodeOptions.defaultMaxPixelCount * 4, "\(name) flip \(i)")
-            } catch {
-                #expect([.badImageData, .imageTooLarge].contains(error.code), "\(name) flip \(i): \(error)")
-            }
-        }
+        // A damaged canvas size can be anything up to 2^24 a side; the pixel limit keeps it bounded.
+        expectDamageDecodesOrFailsCleanly(Fixtures.data("webp/\(name).webp"), name)
     }
 
     @Test("headers declaring 16383 x 16383 over tiny data are refused without a large allocation")
