@@ -146,6 +146,16 @@ struct HEIFUnreportedSizeTests {
         #expect(error?.message.contains("16384 x 12288") == true)
     }
 
+    @Test("an image made of itself through its tiles and alpha plane is refused, not followed")
+    func referenceCycle() throws {
+        // A fuzzer's finding: grid 6 is the alpha plane of grid 4 and has grid 4 as its tile, so decoding either
+        // decodes the other without end; libheif 1.15 followed it until its stack overflowed.
+        let data = Fixtures.data("heif/alpha-grid-cycle.heic")
+        let error = #expect(throws: WebImageError.self) { try coder.decode(data) }
+        #expect(error?.code == .badImageData)
+        #expect(error?.message.contains("made of itself") == true)
+    }
+
     @Test("the fixtures' canvases and pictures are the sizes they declare")
     func fixturesAreWithinTheirDeclaredSizes() {
         for name in HEIFBadInputTests.all + ["photo"] {

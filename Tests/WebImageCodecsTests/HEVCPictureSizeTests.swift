@@ -108,4 +108,16 @@ struct HEVCPictureSizeTests {
         #expect(pictures.contains(PixelSize(width: 320, height: 240)) && pictures.contains(PixelSize(width: 96, height: 72)))
         #expect(scan("quad-alpha").isComplete)
     }
+
+    @Test("reference cycles through tiles and alpha planes are found, and the fixtures have none")
+    func referenceCycles() {
+        // Grid 6 is the alpha plane of grid 4 and has grid 4 as its tile; grid 2 stands apart.
+        let cycle = Fixtures.data("heif/alpha-grid-cycle.heic").withUnsafeBytes { HEIFItemSizes($0) }
+        #expect(cycle.hasReferenceCycle(from: 4) && cycle.hasReferenceCycle(from: 6))
+        #expect(!cycle.hasReferenceCycle(from: 2))
+        for name in HEIFBadInputTests.all + ["photo"] {
+            let sizes = Fixtures.data("heif/\(name).heic").withUnsafeBytes { HEIFItemSizes($0) }
+            #expect((1...8).allSatisfy { !sizes.hasReferenceCycle(from: UInt32($0)) }, "\(name)")
+        }
+    }
 }

@@ -39,7 +39,7 @@ extension HEIFCoder {
         guard header.isBounded else {
             throw .badImageData(
                 format,
-                "a grid descriptor or HEVC parameter set of the file cannot be read, so the decode's memory has no bound"
+                "a grid descriptor or HEVC parameter set of the file cannot be read, or the image is made of itself through its tiles or auxiliary images, so the decode has no bound"
             )
         }
         try options.checkPixelLimit(size, format: format)

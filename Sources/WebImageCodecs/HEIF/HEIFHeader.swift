@@ -29,7 +29,8 @@ struct HEIFHeader {
     /// The largest picture the HEVC decoder may be asked to hold while decoding the image: its own, its tiles' or
     /// its alpha plane's (see ``HEIFItemSizes``); nil when no parameter set was found.
     var largestCodedPicture: PixelSize?
-    /// False when a descriptor or parameter set libheif would read could not be, so the decode has no bound.
+    /// False when a descriptor or parameter set libheif would read could not be, or the image is made, through
+    /// its tiles and auxiliary images, of itself: either way the decode has no bound.
     var isBounded: Bool
 
     /// Reads the header of image `id` of `file`, whose handle is `handle`.
@@ -55,7 +56,7 @@ struct HEIFHeader {
         thumbnails = Self.thumbnails(of: handle)
         canvas = file.sizes.canvas(of: id, declared: codedSize)
         largestCodedPicture = file.sizes.largestCodedPicture(of: id)
-        isBounded = file.sizes.isComplete
+        isBounded = file.sizes.isComplete && !file.sizes.hasReferenceCycle(from: id)
     }
 
     /// The most pixels libheif holds in one plane while decoding the image: its displayed size, or its canvas

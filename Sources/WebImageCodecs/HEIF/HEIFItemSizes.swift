@@ -42,6 +42,30 @@ struct HEIFItemSizes {
         return largest
     }
 
+    /// Whether decoding item `id` meets an image again while decoding it: a tile or an auxiliary image that is,
+    /// through its own tiles and auxiliary images, the image itself or one of those it is made of. libheif 1.15
+    /// follows such a cycle until its stack overflows.
+    func hasReferenceCycle(from id: UInt32) -> Bool {
+        // Depth-first, with the items on the current path and those known to lead to no cycle.
+        var onPath: Set<UInt32> = []
+        var done: Set<UInt32> = []
+        var stack: [(item: UInt32, next: [UInt32])] = [(id, (sources[id] ?? []) + (auxiliaries[id] ?? []))]
+        onPath.insert(id)
+        while !stack.isEmpty {
+            guard let child = stack[stack.count - 1].next.popLast() else {
+                let finished = stack.removeLast().item
+                onPath.remove(finished)
+                done.insert(finished)
+                continue
+            }
+            if onPath.contains(child) { return true }
+            guard !done.contains(child) else { continue }
+            onPath.insert(child)
+            stack.append((child, (sources[child] ?? []) + (auxiliaries[child] ?? [])))
+        }
+        return false
+    }
+
     /// The size libheif allocates for the whole of item `id`'s image: its canvas for a grid or overlay, else
     /// `declared` (its `ispe` size).
     func canvas(of id: UInt32, declared: PixelSize) -> PixelSize {
