@@ -279,4 +279,24 @@ struct WebPIncrementalTests {
         #expect(!final.isIncremental)
         #expect(final.pixels == (try coder.decode(padded)).pixels)
     }
+
+    @Test("a bitstream without its chunk header finishes as the one-shot decode does, however the data came")
+    func bitstreamWithoutChunkHeader() throws {
+        // A fuzzer's finding: a VP8 bitstream right after the RIFF header, with no chunk header to give its length.
+        // libwebp's incremental decoder, given the first 73 bytes first, sized the last partition by them and
+        // finished with three quarters of the pixels different from the one-shot decode's.
+        let data = Fixtures.data("webp/bitstream-without-chunk-header.webp")
+        let oneShot = try coder.decode(data)
+        for cut in [0, 20, 73, 120, 200] {
+            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+            if cut > 0 {
+                decoder.update(data.prefix(cut), isFinished: false)
+                _ = decoder.currentImage()
+            }
+            decoder.update(data, isFinished: true)
+            let final = try #require(decoder.currentImage(), "cut at \(cut)")
+            #expect(!final.isIncremental, "cut at \(cut)")
+            #expect(final.pixels == oneShot.pixels, "cut at \(cut)")
+        }
+    }
 }

@@ -179,6 +179,14 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         }
     }
 
+    /// Whether the first chunk after the RIFF header is one a WebP file starts with: `VP8 `, `VP8L` or `VP8X`.
+    private static func startsWithChunkHeader(_ data: Data) -> Bool {
+        guard data.count >= 16 else { return false }
+        let start = data.startIndex + 12
+        let fourCC = [UInt8](data[start..<(start + 4)])
+        return fourCC == Array("VP8 ".utf8) || fourCC == Array("VP8L".utf8) || fourCC == Array("VP8X".utf8)
+    }
+
     private func readHeaders(_ state: inout State, from data: Data, isFinished: Bool) throws(WebImageError) {
         if data.count >= 12, ImageFormat.detect(data) != .webp {
             throw .badImageData(.webp, "the data does not start with a RIFF header of type WEBP")
@@ -188,6 +196,13 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         }
         guard let features else {
             if isFinished { throw .badImageData(.webp, "the data ends before the image headers") }
+            return
+        }
+        // A bitstream right after the RIFF header, without its chunk header, declares no length: libwebp's
+        // incremental decoder then sizes its last partition by the bytes it has at the time, and finishes with
+        // other pixels than the one-shot decode of the same file. Such a file is decoded whole at the end.
+        if !Self.startsWithChunkHeader(data) {
+            state.phase = .wholeAtEnd
             return
         }
         if features.isAnimated {
