@@ -60,7 +60,11 @@ struct ImageInfoPrefixTests {
         }
     }
 
-    static let stills = fixtures.filter { !$0.hasPrefix("gif/") && !$0.contains("anim") && !$0.contains("apng") }
+    /// The still images whose header declares their length: not the WebP whose bitstream has no chunk header,
+    /// to which whatever follows belongs.
+    static let stills = fixtures.filter {
+        !$0.hasPrefix("gif/") && !$0.contains("anim") && !$0.contains("apng") && !$0.contains("without-chunk-header")
+    }
 
     @Test("a still image's header is read from its first 64 KiB, whatever follows", arguments: stills)
     func stillsNeedOnlyTheirHead(_ file: String) throws {
