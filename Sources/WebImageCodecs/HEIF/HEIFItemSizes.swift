@@ -318,18 +318,21 @@ struct HEIFItemSizes {
         var cursor = HEIFByteCursor(bytes, range: payload)
         guard let version = cursor.readFullBoxVersion() else { return }
         let idSize = version == 0 ? 2 : 4
-        while let box = cursor.nextBox() {
-            let isDerivation = box.type == HEIFByteCursor.type("dimg")
-            guard isDerivation || box.type == HEIFByteCursor.type("auxl") else { continue }
-            var reference = HEIFByteCursor(bytes, range: box.payload)
-            guard let fromField = reference.read(idSize), let count = reference.readInt(2) else { continue }
+        // libheif 1.15 reads each reference's header, then its fields in sequence, whatever size the header
+        // gives: so does this.
+        var reference = cursor
+        while reference.remaining > 0 {
+            guard let size = reference.read(4), let type = reference.read(4) else { break }
+            if size == 1, reference.read(8) == nil { break }
+            let isDerivation = UInt32(type) == HEIFByteCursor.type("dimg")
+            guard let fromField = reference.read(idSize), let count = reference.readInt(2) else { break }
             let from = UInt32(truncatingIfNeeded: fromField)
             for _ in 0..<count {
                 guard let toField = reference.read(idSize) else { break }
                 let to = UInt32(truncatingIfNeeded: toField)
                 if isDerivation {
                     sources[from, default: []].append(to)
-                } else {
+                } else if UInt32(type) == HEIFByteCursor.type("auxl") {
                     auxiliaries[to, default: []].append(from)
                 }
             }
