@@ -285,9 +285,15 @@ struct WebPIncrementalTests {
         // A fuzzer's finding: a VP8 bitstream right after the RIFF header, with no chunk header to give its length.
         // libwebp's incremental decoder, given the first 73 bytes first, sized the last partition by them and
         // finished with three quarters of the pixels different from the one-shot decode's.
-        let data = Fixtures.data("webp/bitstream-without-chunk-header.webp")
+        // The second has its chunk header, and bytes past the end its RIFF header declares.
+        for name in ["bitstream-without-chunk-header", "bytes-past-riff-end"] {
+            try expectIncrementalMatchesOneShot(Fixtures.data("webp/\(name).webp"))
+        }
+    }
+
+    private func expectIncrementalMatchesOneShot(_ data: Data) throws {
         let oneShot = try coder.decode(data)
-        for cut in [0, 20, 73, 120, 200] {
+        for cut in [0, 20, 40, 73, 100, 120, 140, 200] {
             let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
             if cut > 0 {
                 decoder.update(data.prefix(cut), isFinished: false)

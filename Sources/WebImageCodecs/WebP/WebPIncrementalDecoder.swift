@@ -158,17 +158,21 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         }
     }
 
-    /// Decodes the finished data in one go when libwebp's incremental decoder failed or stopped short of the
-    /// last pixel: its one-shot decoder is more lenient with some damaged files (a bitstream longer than its
-    /// chunk, or one right after the RIFF header without its chunk header), and the result must not depend on
-    /// how the data arrived. Data the one-shot decode refuses too keeps what it had: the last partial image, or
-    /// nothing.
+    /// Decodes the finished data in one go when libwebp's incremental decoder failed, stopped short of the last
+    /// pixel, or finished before bytes past the file's declared end came: its one-shot decoder is more lenient
+    /// with some damaged files (a bitstream longer than its chunk, or one right after the RIFF header without its
+    /// chunk header), and the result must not depend on how the data arrived. Data the one-shot decode refuses
+    /// too keeps what it had: the last partial image, or nothing.
     private func finishInOneGo(_ state: inout State, with data: Data) {
         guard !state.decodedInOneGo else { return }
         switch state.phase {
         case .failed:
             break
         case .decoding(let session) where !session.isComplete:
+            break
+        case .finished where data.count > data.withUnsafeBytes({ WebPFeatures.declaredByteCount($0) }):
+            // Bytes past the end the RIFF header declares can change what libwebp's one-shot decoder reads of a
+            // damaged bitstream, which the incremental decoder finished without: the one-shot decode decides.
             break
         default:
             return
