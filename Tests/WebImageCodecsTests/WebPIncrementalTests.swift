@@ -291,6 +291,23 @@ struct WebPIncrementalTests {
         }
     }
 
+    @Test("a file the one-shot decode refuses finishes, at most, as a partial image")
+    func refusedFileFinishesPartial() {
+        // A fuzzer's finding: the incremental decoder finished with the bytes the RIFF header declares, while the
+        // one-shot decode of the whole, bytes past that end included, refuses the file.
+        let data = Fixtures.data("webp/one-shot-refuses-past-riff-end.webp")
+        #expect(throws: WebImageError.self) { try coder.decode(data) }
+        for cut in [0, 40, 100, 140, 150] where cut < data.count {
+            let decoder = coder.makeIncrementalDecoder(options: ImageDecodeOptions())
+            if cut > 0 {
+                decoder.update(data.prefix(cut), isFinished: false)
+                _ = decoder.currentImage()
+            }
+            decoder.update(data, isFinished: true)
+            #expect(decoder.currentImage()?.isIncremental ?? true, "cut at \(cut)")
+        }
+    }
+
     private func expectIncrementalMatchesOneShot(_ data: Data) throws {
         let oneShot = try coder.decode(data)
         for cut in [0, 20, 40, 73, 100, 120, 140, 200] {

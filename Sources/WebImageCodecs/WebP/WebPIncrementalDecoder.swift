@@ -180,6 +180,9 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
         state.decodedInOneGo = true
         if let image = try? coder.decode(data, options: options) {
             state.phase = .finished(image)
+        } else if case .finished(let image) = state.phase {
+            // What the incremental decoder finished, the one-shot decode refuses: it is a partial image.
+            state.phase = .finished(image.markedIncremental())
         }
     }
 
