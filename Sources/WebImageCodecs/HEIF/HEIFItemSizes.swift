@@ -320,15 +320,14 @@ struct HEIFItemSizes {
         let idSize = version == 0 ? 2 : 4
         // libheif 1.15 reads each reference's header, then its fields in sequence, whatever size the header
         // gives: so does this.
-        var reference = cursor
-        while reference.remaining > 0 {
-            guard let size = reference.read(4), let type = reference.read(4) else { break }
-            if size == 1, reference.read(8) == nil { break }
+        while cursor.remaining > 0 {
+            guard let size = cursor.read(4), let type = cursor.read(4) else { break }
+            if size == 1, cursor.read(8) == nil { break }
             let isDerivation = UInt32(type) == HEIFByteCursor.type("dimg")
-            guard let fromField = reference.read(idSize), let count = reference.readInt(2) else { break }
+            guard let fromField = cursor.read(idSize), let count = cursor.readInt(2) else { break }
             let from = UInt32(truncatingIfNeeded: fromField)
             for _ in 0..<count {
-                guard let toField = reference.read(idSize) else { break }
+                guard let toField = cursor.read(idSize) else { break }
                 let to = UInt32(truncatingIfNeeded: toField)
                 if isDerivation {
                     sources[from, default: []].append(to)

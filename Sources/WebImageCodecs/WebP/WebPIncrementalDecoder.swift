@@ -162,7 +162,7 @@ final class WebPIncrementalDecoder: IncrementalImageDecoding {
     /// pixel, or finished before bytes past the file's declared end came: its one-shot decoder is more lenient
     /// with some damaged files (a bitstream longer than its chunk, or one right after the RIFF header without its
     /// chunk header), and the result must not depend on how the data arrived. Data the one-shot decode refuses
-    /// too keeps what it had: the last partial image, or nothing.
+    /// too keeps what it had, marked partial: the last partial image or the one it finished, or nothing.
     private func finishInOneGo(_ state: inout State, with data: Data) {
         guard !state.decodedInOneGo else { return }
         switch state.phase {
