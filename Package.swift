@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "WebImageCodecs", targets: ["WebImageCodecs"]),
         .library(name: "WebImageCurl", targets: ["WebImageCurl"]),
         .library(name: "WebImageService", targets: ["WebImageService"]),
+        .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         .library(name: "WebImageTestSupport", targets: ["WebImageTestSupport"]),
         .executable(name: "webimage", targets: ["webimage"]),
     ],
@@ -76,6 +77,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // hiredis, the Redis client of the shared cache tier; only the WebImageRedis product links it. Without
+        // pkg-config, for the same reason as libavif (its flags carry -D_FILE_OFFSET_BITS=64); its headers are in
+        // the system's default paths, under hiredis/.
+        .systemLibrary(
+            name: "CHiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
 
         // C sequences that need setjmp/longjmp (libpng's readers, libjpeg's buffered-image decoder), kept whole
         // inside C functions. libjpeg's own API (not TurboJPEG's) is needed for incremental decoding.
@@ -124,6 +132,13 @@ let package = Package(
                 "WebImageCurl",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The shared cache tier on Redis, over hiredis. WebImage does not depend on it: a package that does not
+        // ask for it does not compile hiredis.
+        .target(
+            name: "WebImageRedis",
+            dependencies: ["WebImageCore", "CHiredis"],
             swiftSettings: strictSettings
         ),
         // Fixtures, corrupt-input generators, pixel assertions and the loopback HTTP server for the tests.
