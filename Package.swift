@@ -196,6 +196,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "WebImageRedisTests",
+            // The tests start their own redis-server on a loopback port; Scripts/setup.sh installs it.
+            dependencies: ["WebImageRedis"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "WebImageServiceTests",
             dependencies: [
                 "WebImageService",
