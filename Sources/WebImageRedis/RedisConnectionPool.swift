@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import WebImageCore
 
 /// A bounded set of ``RedisConnection``s to one server, lent to one borrower at a time.
 ///
@@ -27,7 +27,7 @@ package final class RedisConnectionPool: Sendable {
     /// Counts the connections opened and open.
     package let tracker = RedisConnectionTracker()
 
-    private let idle = Mutex<[RedisConnection]>([])
+    private let idle = Locked<[RedisConnection]>([])
     /// One permit per connection that may exist; a borrower holds one from borrowing to giving back.
     private let permits: DispatchSemaphore
 

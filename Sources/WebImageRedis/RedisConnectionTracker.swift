@@ -1,9 +1,9 @@
-import Synchronization
+import WebImageCore
 
 /// Counts the connections opened and still open, so that tests can prove every hiredis context is freed, and
 /// freed once.
 package final class RedisConnectionTracker: Sendable {
-    private let counts = Mutex((opened: 0, live: 0))
+    private let counts = Locked((opened: 0, live: 0))
 
     package init() {}
 

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 import WebImageCore
 @testable import WebImageRedis
@@ -93,8 +92,8 @@ import WebImageCore
     @Test func completesOnceOffTheCallersThread() async throws {
         let cache = makeCache()
         let caller = pthread_self()
-        let calls = Mutex(0)
-        let onCaller = Mutex(0)
+        let calls = Locked(0)
+        let onCaller = Locked(0)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             cache.setData(Data("x".utf8), forKey: "k") { _ in
                 calls.withLock { $0 += 1 }
