@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// The settings of a ``RedisImageCache``: the server, the keys, the limits and the timeouts.
 ///
 /// ```swift
@@ -42,5 +44,15 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
             host: host, port: port, database: database, password: password,
             connectTimeout: connectTimeout, commandTimeout: commandTimeout
         )
+    }
+}
+
+extension RedisImageCacheConfig: CustomStringConvertible {
+    /// The settings, with the password masked: a configuration printed to a log does not carry it.
+    public var description: String {
+        let password = password == nil ? "nil" : CredentialRedaction.mask
+        return "RedisImageCacheConfig(host: \(host), port: \(port), database: \(database), password: \(password), "
+            + "keyPrefix: \(keyPrefix), timeToLive: \(timeToLive), maxObjectSize: \(maxObjectSize), poolSize: \(poolSize), "
+            + "connectTimeout: \(connectTimeout), commandTimeout: \(commandTimeout))"
     }
 }

@@ -151,4 +151,14 @@ import WebImageCore
         try await cache.setData(Data("2".utf8), forKey: "a")
         #expect(try await cache.data(forKey: "a") == Data("2".utf8))
     }
+
+    /// A configuration printed to a log does not carry its password.
+    @Test func describesTheConfigurationWithoutThePassword() {
+        var config = RedisImageCacheConfig(host: "cache.internal", port: 6380)
+        config.password = "hunter2-secret"
+        let text = String(describing: config)
+        #expect(!text.contains("hunter2-secret"))
+        #expect(text.contains("cache.internal") && text.contains("6380") && text.contains("***"))
+        #expect(!String(reflecting: config).contains("hunter2-secret"))
+    }
 }
