@@ -145,18 +145,25 @@ final class RedisTestServer {
     /// Sends `signal` and waits for the exit: at most 2 s, then SIGKILL (when `signal` was another) and at most
     /// 2 s more.
     private static func end(_ process: Process?, signal: Int32) {
-        guard let process, process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, signal)
+        guard let process else { return }
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, signal)
+        }
         if waitForExit(process) || signal == SIGKILL { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         _ = waitForExit(process)
     }
 
+    /// Waits at most 2 s for the exit. Once the process has exited, `waitUntilExit` returns at once, and lets
+    /// Foundation release what it holds for the process (the Process object is leaked otherwise).
     private static func waitForExit(_ process: Process) -> Bool {
         for _ in 0..<200 {
-            if !process.isRunning { return true }
+            if !process.isRunning {
+                process.waitUntilExit()
+                return true
+            }
             usleep(10_000)
         }
-        return !process.isRunning
+        return false
     }
 }
