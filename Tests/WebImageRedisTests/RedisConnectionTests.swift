@@ -64,15 +64,16 @@ import Testing
         try connection.ping()
     }
 
-    /// Nothing listens: the connect fails at once with `connectionRefused`, and the error maps to `cannotConnect`.
+    /// Nothing listens: the connect fails with `connectionRefused`, well before its long timeout, and the error
+    /// maps to `cannotConnect`. (The bounds prove that nothing hangs; they leave room for a loaded machine.)
     @Test func refusedConnectFailsQuickly() throws {
         let port = try RedisTestServer.freePort()
         let clock = ContinuousClock()
         let start = clock.now
         let error = #expect(throws: RedisError.self) {
-            _ = try RedisConnection(options: .init(host: "127.0.0.1", port: port, connectTimeout: .seconds(5)))
+            _ = try RedisConnection(options: .init(host: "127.0.0.1", port: port, connectTimeout: .seconds(30)))
         }
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(10))
         #expect(error?.kind == .connectionRefused, "\(String(describing: error))")
         #expect(error?.webImageError(key: "k").code == .cannotConnect)
     }
@@ -83,9 +84,9 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         let error = #expect(throws: RedisError.self) {
-            _ = try connection.command([Data("BLPOP".utf8), Data("nothing".utf8), Data("3".utf8)])
+            _ = try connection.command([Data("BLPOP".utf8), Data("nothing".utf8), Data("10".utf8)])
         }
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(5))
         #expect(error?.kind == .timedOut, "\(String(describing: error))")
         #expect(connection.isBroken)
         #expect(throws: RedisError.self) { try connection.ping() }

@@ -124,11 +124,14 @@ import WebImageCore
         #expect(try await cache.data(forKey: "k") == Data("in two".utf8))
     }
 
-    /// No server: every call fails quickly with `cannotConnect`, naming the key.
+    /// No server: every call fails with `cannotConnect`, naming the key, well before the long timeouts. (The
+    /// bound leaves room for a loaded machine, where the executor's global queue may start the work late.)
     @Test func failsQuicklyWithoutAServer() async throws {
         let port = try RedisTestServer.freePort()
         var config = RedisImageCacheConfig(host: "127.0.0.1", port: port)
         config.keyPrefix = "p:"
+        config.connectTimeout = .seconds(60)
+        config.commandTimeout = .seconds(60)
         let cache = RedisImageCache(config: config)
         let clock = ContinuousClock()
         let start = clock.now
@@ -136,7 +139,7 @@ import WebImageCore
         #expect(error?.code == .cannotConnect)
         #expect(error?.message.contains("p:k") == true, "\(String(describing: error))")
         await #expect(throws: WebImageError.self) { try await cache.setData(Data("x".utf8), forKey: "k") }
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(30))
     }
 
     /// The server dies mid-run and comes back: calls fail while it is down, then work again on new connections.
