@@ -70,6 +70,13 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// Stores HTTP validators with the disk entry of `key`, which exists (the manager calls this once the entry
     /// is written). Returns at once; `completion`, when given, runs once they are stored, on a library thread.
     func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)?)
+
+    /// Tells the cache that a load which looked `key` up has ended: what it stores under `key` has been handed to
+    /// the cache, or it failed, or it was cancelled. The manager calls it once for each key a load looked up
+    /// (more than once is harmless), on a library thread, and does not wait for it. A cache that coordinates the
+    /// loads of a key across processes lets go here of what it still holds for `key` (the Redis tier's fleet
+    /// claim). The default does nothing.
+    func loadEnded(forKey key: String)
 }
 
 extension ImageCaching {
@@ -83,6 +90,9 @@ extension ImageCaching {
 
     /// No validators: a cache that keeps none makes every `refreshCached` load unconditional.
     public func revalidation(forKey key: String) -> ImageRevalidation? { nil }
+
+    /// Holds nothing for a load.
+    public func loadEnded(forKey key: String) {}
 
     /// Keeps nothing.
     public func setRevalidation(_ revalidation: ImageRevalidation, forKey key: String, completion: (@Sendable () -> Void)?) {

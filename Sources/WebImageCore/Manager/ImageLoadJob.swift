@@ -82,6 +82,7 @@ final class ImageLoadJob: Sendable {
         if options.contains(.fromLoaderOnly) {
             loadIfAllowed()
         } else {
+            operation.onCancel { [self] in endLoadInCaches() }
             queryCache()
         }
     }
@@ -370,8 +371,16 @@ final class ImageLoadJob: Sendable {
 
     // MARK: Completion
 
+    /// Tells the caches that were asked that this load is over (its stores, if any, handed to them).
+    private func endLoadInCaches() {
+        guard !options.contains(.fromLoaderOnly) else { return }
+        cache.loadEnded(forKey: keys.full)
+        if isDerived { originalCache.loadEnded(forKey: keys.original) }
+    }
+
     private func finish(_ result: Result<ImageLoadResult, WebImageError>) {
         manager.unregister(operation)
+        endLoadInCaches()
         let metrics = finalMetrics()
         var result = result
         if case .success(var loaded) = result {

@@ -100,6 +100,8 @@ extension ImageManager {
             return operation
         }
         let ticket = variants.join(plan.flightKey, receiver: { [metrics, instruments] result in
+            // The variant's store, if any, is handed to the cache: a claim the cache holds on its key can go.
+            if plan.readsCaches { plan.cache.loadEnded(forKey: plan.key) }
             if let metrics {
                 switch result {
                 case .success(let made): metrics.recordDataLoad(from: made.cacheType)
@@ -185,6 +187,7 @@ extension ImageManager {
     private func makeVariant(_ plan: VariantPlan, coder: any ImageCoding, settings: Settings, flight: VariantFlights.Flight) {
         let clock = VariantClock()
         guard plan.readsCaches else { return produce(plan, coder: coder, settings: settings, flight: flight, clock: clock) }
+        flight.onCancel { plan.cache.loadEnded(forKey: plan.key) }
         plan.cache.diskData(forKey: plan.key) { [self] data in
             guard flight.isWanted else { return }
             let clock = clock.lookedUp()
