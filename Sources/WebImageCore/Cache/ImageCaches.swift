@@ -26,6 +26,7 @@ public final class ImageCaches: ImageCaching, Sendable {
         var remove = ImageCachesOperationPolicy.concurrent
         var contains = ImageCachesOperationPolicy.serial
         var clear = ImageCachesOperationPolicy.concurrent
+        var fillsHigherCaches = false
     }
 
     private let settings: Locked<Settings>
@@ -72,6 +73,22 @@ public final class ImageCaches: ImageCaching, Sendable {
         set { settings.withLock { $0.clear = newValue } }
     }
 
+    /// Whether an image or bytes found in a cache fill the caches ahead of it in ``caches``: false by default, as
+    /// SDWebImage's caches manager. With true, the composite is a chain of tiers (a local cache in front of a
+    /// shared one; see ``init(tiers:)``): a hit in a lower tier, by a `.serial` query or by
+    /// ``diskData(forKey:completion:)``, is stored into each tier above it, as the context's
+    /// ``ImageContext/storeCacheType`` allows (``ImageCacheType/all`` when it names none), so that the next
+    /// look-up stops higher. The fill runs in the background; the query does not wait for it.
+    public var fillsHigherCaches: Bool {
+        get { settings.withLock { $0.fillsHigherCaches } }
+        set { settings.withLock { $0.fillsHigherCaches = newValue } }
+    }
+
+    /// The caches, and whether hits fill the ones above them, in one snapshot.
+    var tiers: (caches: [any ImageCaching], fills: Bool) {
+        settings.withLock { ($0.caches, $0.fillsHigherCaches) }
+    }
+
     /// The caches an operation with `policy` goes to, in the order it asks them: one for the `...Only` policies.
     private func targets(_ policy: KeyPath<Settings, ImageCachesOperationPolicy>) -> (ImageCachesOperationPolicy, [any ImageCaching]) {
         settings.withLock { settings in
@@ -109,7 +126,11 @@ public final class ImageCaches: ImageCaching, Sendable {
         if policy == .concurrent {
             askAll(targets, key: key, options: options, context: inner, cacheType: cacheType, latch: latch)
         } else {
-            ask(targets[...], key: key, options: options, context: inner, cacheType: cacheType, latch: latch, duringCall: true)
+            let fills = policy == .serial && fillsHigherCaches
+            ask(
+                targets[...], above: [], fills: fills, key: key, options: options, context: inner, cacheType: cacheType,
+                latch: latch, duringCall: true
+            )
         }
         return token
     }
@@ -168,6 +189,8 @@ public final class ImageCaches: ImageCaching, Sendable {
 
     private func ask(
         _ remaining: ArraySlice<any ImageCaching>,
+        above: [any ImageCaching],
+        fills: Bool,
         key: String,
         options: ImageOptions,
         context: ImageContext,
@@ -184,9 +207,15 @@ public final class ImageCaches: ImageCaching, Sendable {
             let synchronous = !answered.withLock { $0 }
             switch result {
             case .success(let found) where found.image != nil:
+                if fills, !above.isEmpty, found.cacheType != .memory {
+                    Self.fill(above, image: found.image, data: found.data, key: key, options: options, context: context)
+                }
                 latch.finish(.success(found), duringCall: duringCall && synchronous)
             case .success:
-                ask(remaining.dropFirst(), key: key, options: options, context: context, cacheType: cacheType, latch: latch, duringCall: duringCall && synchronous)
+                ask(
+                    remaining.dropFirst(), above: above + [cache], fills: fills, key: key, options: options, context: context,
+                    cacheType: cacheType, latch: latch, duringCall: duringCall && synchronous
+                )
             case .failure(let error):
                 if error.code != .cancelled { latch.finish(.failure(error), duringCall: duringCall && synchronous) }
             }
