@@ -197,8 +197,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageRedisTests",
-            // The tests start their own redis-server on a loopback port; Scripts/setup.sh installs it.
-            dependencies: ["WebImageRedis"],
+            // The tests start their own redis-server on a loopback port; Scripts/setup.sh installs it. The fleet
+            // tests run the `webimage` tool as processes against a loopback origin.
+            dependencies: ["WebImageRedis", "WebImage", "WebImageTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
+import CoreMetrics
 import WebImageCore
 
 /// A cache tier on a Redis server that several processes share: encoded image bytes (originals and variants)
@@ -38,19 +40,55 @@ public final class RedisImageCache: Sendable {
 
     /// The settings the cache was made with.
     public let config: RedisImageCacheConfig
+    /// Decodes what a query finds and encodes an image stored without its bytes.
+    public let coder: any ImageCoding
 
     let pool: RedisConnectionPool
     private let executor: BoundedExecutor
+    /// Where a query's bytes are decoded.
+    let decodingExecutor: BoundedExecutor
+    let breaker: RedisCircuitBreaker
+    /// The keys this process has claimed across the fleet, with the token each claim holds.
+    let claims: FleetClaims
+    let metrics: RedisMetricsRecorder?
+    /// Warnings: the server failing, the breaker opening and closing.
+    let warningLog: Logger?
+    /// Debug lines: fleet waits and claims.
+    let debugLog: Logger?
 
     /// A cache on the server `config` names. Connects lazily: nothing is sent before the first call.
-    public init(config: RedisImageCacheConfig) {
+    ///
+    /// - Parameters:
+    ///   - config: The server, the keys, the limits, the timeouts, the fleet single-flight and the breaker.
+    ///   - coder: Decodes the bytes a query finds, and encodes an image stored without its bytes; usually
+    ///     `ImageCoderRegistry.shared`.
+    ///   - decodingExecutor: Where a query's bytes are decoded.
+    ///   - metricsFactory: Where the cache reports ``RedisImageCacheMetrics``; by default the metrics system's
+    ///     factory as it is now.
+    ///   - logger: Where the cache says that the server fails (each failure that turns a look-up into a miss or
+    ///     drops a store) and that the breaker opens or closes, as warnings; fleet claims and waits as debug
+    ///     lines. Keys are redacted. Nil, the default, logs nothing.
+    public init(
+        config: RedisImageCacheConfig,
+        coder: any ImageCoding,
+        decodingExecutor: BoundedExecutor = .decoding,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger? = nil
+    ) {
         self.config = config
+        self.coder = coder
+        self.decodingExecutor = decodingExecutor
         pool = RedisConnectionPool(
             options: config.connectionOptions,
             capacity: config.poolSize,
             borrowTimeout: config.connectTimeout + config.commandTimeout
         )
         executor = BoundedExecutor(width: pool.capacity)
+        breaker = RedisCircuitBreaker(threshold: config.breakerThreshold, openDuration: config.breakerOpenDuration)
+        claims = FleetClaims()
+        metrics = RedisMetricsRecorder.make(metricsFactory)
+        warningLog = LogMetadata.writing(logger, at: .warning)
+        debugLog = LogMetadata.writing(logger, at: .debug)
     }
 
     /// The Redis key of `key`: the prefix, then the key.
@@ -112,24 +150,76 @@ public final class RedisImageCache: Sendable {
         }
     }
 
+    /// Removes every entry under ``RedisImageCacheConfig/keyPrefix`` (fleet claims included), walking the keys
+    /// with SCAN in steps of 500 and unlinking each step's: the server stays responsive, and entries stored
+    /// during the walk may remain.
+    ///
+    /// - Parameter completion: How many keys were removed, or the failure that stopped the walk. Runs once, on
+    ///   `callbackQueue`.
+    public func removeAll(
+        callbackQueue: CallbackQueue = .default,
+        completion: (@Sendable (Result<Int, WebImageError>) -> Void)? = nil
+    ) {
+        let pattern = RedisConnection.globEscaped(config.keyPrefix) + "*"
+        perform(redisKey: pattern, callbackQueue: callbackQueue, completion: completion) { connection throws(RedisError) in
+            var cursor = "0"
+            var removed = 0
+            repeat {
+                let step = try connection.scan(cursor: cursor, matching: pattern, count: 500)
+                removed += try connection.unlink(step.keys)
+                cursor = step.cursor
+            } while cursor != "0"
+            return removed
+        }
+    }
+
     /// Runs `work` on a pooled connection on the executor, then hands its result, or its error as a
-    /// ``WebImageError``, to `completion` once, on `callbackQueue`.
-    private func perform<T: Sendable>(
+    /// ``WebImageError``, to `completion` once, on `callbackQueue`. While the circuit breaker is open, `work` does
+    /// not run and the result is `cannotConnect`, during the call when `callbackQueue` allows it.
+    func perform<T: Sendable>(
         redisKey: String,
         callbackQueue: CallbackQueue,
         completion: (@Sendable (Result<T, WebImageError>) -> Void)?,
         work: @escaping @Sendable (RedisConnection) throws(RedisError) -> T
     ) {
+        let admission = breaker.admit()
+        guard admission != .refused else {
+            guard let completion else { return }
+            let refusal = WebImageError(.cannotConnect, "the Redis server at \(config.host):\(config.port) is failing; "
+                + "the circuit breaker holds back commands for \(redisKey)")
+            callbackQueue.execute(duringCall: true) { completion(.failure(refusal)) }
+            return
+        }
         let pool = pool
-        executor.submitWithFollowUp {
+        executor.submitWithFollowUp { [self] in
             let result: Result<T, WebImageError>
             do throws(RedisError) {
                 result = .success(try pool.withConnection(work))
+                if let transition = breaker.recordSuccess() { report(transition) }
             } catch {
                 result = .failure(error.webImageError(key: redisKey))
+                if error.breaksConnection {
+                    if let transition = breaker.recordFailure() { report(transition) }
+                } else if admission == .probe {
+                    breaker.cancelProbe()
+                }
             }
             guard let completion else { return nil }
             return { callbackQueue.execute(duringCall: false, onFreeGlobalThread: true) { completion(result) } }
+        }
+    }
+
+    /// Logs and counts the breaker opening or closing.
+    private func report(_ transition: RedisCircuitBreaker.Transition) {
+        metrics?.record(transition)
+        let server = "\(config.host):\(config.port)"
+        switch transition {
+        case .opened:
+            warningLog?.warning("Redis server failing; the shared tier is skipped for a while", metadata: [
+                "redis_server": .string(server), "open_ms": LogMetadata.milliseconds(config.breakerOpenDuration),
+            ])
+        case .closed:
+            warningLog?.warning("Redis server answers again; the shared tier is back", metadata: ["redis_server": .string(server)])
         }
     }
 }

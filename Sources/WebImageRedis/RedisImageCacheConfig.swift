@@ -32,6 +32,20 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     /// The longest a command may wait for its reply; 500 ms by default.
     public var commandTimeout: Duration = .milliseconds(500)
 
+    /// Whether a miss claims its key across the fleet, so that of several processes missing one key at once, one
+    /// loads and makes it and the others wait for its bytes (see <doc:RunningAFleet>); true by default.
+    public var usesFleetSingleFlight = true
+    /// How long a claim lasts unless its holder stores the key first: what a holder that crashed, or whose load
+    /// failed, costs the processes waiting on it. 10 seconds by default.
+    public var claimTimeToLive: Duration = .seconds(10)
+    /// The longest a miss waits for another process's bytes before it loads for itself; 10 seconds by default.
+    public var maxFleetWait: Duration = .seconds(10)
+    /// The failures of the connection in a row (refused, timed out, lost) that open the circuit breaker; 3 by
+    /// default.
+    public var breakerThreshold = 3
+    /// How long the open breaker keeps commands from the server before one probe may go; 5 seconds by default.
+    public var breakerOpenDuration: Duration = .seconds(5)
+
     /// A configuration for the server at `host`:`port`, with the defaults above.
     public init(host: String = "127.0.0.1", port: Int = 6379) {
         self.host = host
@@ -53,6 +67,8 @@ extension RedisImageCacheConfig: CustomStringConvertible {
         let password = password == nil ? "nil" : CredentialRedaction.mask
         return "RedisImageCacheConfig(host: \(host), port: \(port), database: \(database), password: \(password), "
             + "keyPrefix: \(keyPrefix), timeToLive: \(timeToLive), maxObjectSize: \(maxObjectSize), poolSize: \(poolSize), "
-            + "connectTimeout: \(connectTimeout), commandTimeout: \(commandTimeout))"
+            + "connectTimeout: \(connectTimeout), commandTimeout: \(commandTimeout), usesFleetSingleFlight: \(usesFleetSingleFlight), "
+            + "claimTimeToLive: \(claimTimeToLive), maxFleetWait: \(maxFleetWait), breakerThreshold: \(breakerThreshold), "
+            + "breakerOpenDuration: \(breakerOpenDuration))"
     }
 }

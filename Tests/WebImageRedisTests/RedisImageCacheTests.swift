@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-import WebImageCore
+import WebImage
 @testable import WebImageRedis
 
 /// The Redis cache tier: bytes by key under a prefix, with a time to live and a size limit, its work off the
@@ -18,7 +18,7 @@ import WebImageCore
         config.connectTimeout = .seconds(2)
         config.commandTimeout = .seconds(2)
         configure(&config)
-        return RedisImageCache(config: config)
+        return RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
     }
 
     @Test func storesAndReadsBinaryBytes() async throws {
@@ -132,7 +132,7 @@ import WebImageCore
         config.keyPrefix = "p:"
         config.connectTimeout = .seconds(60)
         config.commandTimeout = .seconds(60)
-        let cache = RedisImageCache(config: config)
+        let cache = RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: WebImageError.self) { try await cache.data(forKey: "k") }

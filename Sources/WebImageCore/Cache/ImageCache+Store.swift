@@ -89,7 +89,7 @@ extension ImageCache {
     /// when the frames were decoded reduced (a thumbnail or a scale-down limit), when the image is not the
     /// animation's own size (a transformed image), or when the encode options ask for fewer frames or pixels, or
     /// for fewer bytes than the original has.
-    static func originalData(of image: Image, encodeOptions: ImageEncodeOptions) -> Data? {
+    package static func originalData(of image: Image, encodeOptions: ImageEncodeOptions) -> Data? {
         guard let animation = image.animation, !encodeOptions.firstFrameOnly, encodeOptions.maxPixelSize == nil,
               image.pixelSize == animation.frameSize else { return nil }
         let decoded = animation.decodeOptions

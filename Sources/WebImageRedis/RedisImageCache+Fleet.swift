@@ -1,0 +1,241 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+import Logging
+import WebImageCore
+
+/// One load per key across the fleet: a miss claims its key on the server, and the processes that miss it while
+/// the claim holds wait for the holder's bytes instead of loading them too.
+///
+/// - The claim is a Redis key of its own (``claimKey(forKey:)``) holding a token of this process, set only when
+///   no entry and no claim is there, in one script with the look-up, and expiring after
+///   ``RedisImageCacheConfig/claimTimeToLive``.
+/// - The holder's store writes the entry and deletes its claim in one script. A holder that cannot store the
+///   bytes (too large) leaves the word `pass` in the claim instead: the waiters load for themselves at once.
+/// - A waiter polls, 5 ms after the first look-up and twice as long after each poll up to 100 ms, for at most
+///   ``RedisImageCacheConfig/maxFleetWait``: the bytes end the wait; a claim that vanished without them (its
+///   holder crashed, or its load failed and the claim expired) is taken by the first waiter to see it, which
+///   loads; the others wait on. When the wait runs out, the waiter loads for itself.
+/// - A process never waits on its own claim: a second miss of a key it holds is a plain look-up.
+extension RedisImageCache {
+    /// The Redis key of the fleet claim on `key`: the prefix, `claim:`, then the key.
+    public func claimKey(forKey key: String) -> String {
+        config.keyPrefix + "claim:" + key
+    }
+
+    /// Looks the entry up; with no entry, claims the key unless another process holds it. The reply: `[1, bytes]`
+    /// found, `[2]` claimed by this call, `[3]` held by another process, `[4]` passed (load for yourself).
+    static let lookupScript = """
+        local v = redis.call('GET', KEYS[1])
+        if v then return {1, v} end
+        local c = redis.call('GET', KEYS[2])
+        if c == 'pass' then return {4} end
+        if c then return {3} end
+        redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+        return {2}
+        """
+
+    /// Stores the entry, then deletes the claim if this process's token still holds it.
+    static let storeScript = """
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
+        return 1
+        """
+
+    /// Replaces this process's claim with `pass`, for the rest of its time, so that the waiters load for
+    /// themselves.
+    static let passScript = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then
+            redis.call('SET', KEYS[1], 'pass', 'PX', ARGV[2])
+            return 1
+        end
+        return 0
+        """
+
+    /// What one look-up of the fleet script said.
+    enum FleetAnswer: Sendable {
+        case found(Data)
+        case claimed
+        case heldElsewhere
+        case passed
+    }
+
+    /// The bytes under `key`, or nil for the caller to load them, waiting for another process's load when one
+    /// holds the key's claim (with `claims` true and the fleet single-flight on). Never fails: the server's
+    /// failures answer nil, counted and logged. `isWanted` is asked before each poll; once it says no, the wait
+    /// ends with nil. `completion` runs once, on a library thread.
+    func sharedData(
+        forKey key: String,
+        claims wantsClaim: Bool,
+        isWanted: @escaping @Sendable () -> Bool = { true },
+        completion: @escaping @Sendable (Data?) -> Void
+    ) {
+        guard !key.isEmpty else { return completion(nil) }
+        let started = ContinuousClock.now
+        guard wantsClaim, config.usesFleetSingleFlight, !claims.holds(key) else {
+            data(forKey: key, callbackQueue: .inline) { [self] result in
+                completion(lookedUp(key, result, since: started))
+            }
+            return
+        }
+        let token = claims.makeToken()
+        lookUpOrClaim(key, token: token) { [self] result in
+            switch result {
+            case .failure(let error):
+                completion(lookedUp(key, .failure(error), since: started))
+            case .success(.found(let data)):
+                completion(lookedUp(key, .success(data), since: started))
+            case .success(.claimed):
+                _ = lookedUp(key, .success(nil), since: started)
+                claims.hold(key, token: token, expires: started + config.claimTimeToLive)
+                debugLog?.debug("fleet claim taken", metadata: ["key": LogMetadata.key(key)])
+                completion(nil)
+            case .success(.passed):
+                _ = lookedUp(key, .success(nil), since: started)
+                completion(nil)
+            case .success(.heldElsewhere):
+                _ = lookedUp(key, .success(nil), since: started)
+                debugLog?.debug("fleet wait begins", metadata: ["key": LogMetadata.key(key)])
+                poll(key, token: token, attempt: 0, deadline: started + config.maxFleetWait, isWanted: isWanted, completion: completion)
+            }
+        }
+    }
+
+    /// Counts and logs one look-up's result, and turns it into the bytes or nil.
+    private func lookedUp(_ key: String, _ result: Result<Data?, WebImageError>, since started: ContinuousClock.Instant) -> Data? {
+        switch result {
+        case .success(let data?):
+            metrics?.record(.hit, duration: ContinuousClock.now - started)
+            return data
+        case .success(nil):
+            metrics?.record(.miss, duration: ContinuousClock.now - started)
+            return nil
+        case .failure(let error):
+            failed(error, key: key, doing: "look-up")
+            return nil
+        }
+    }
+
+    /// Counts and logs a failure of the shared tier that the load goes on without.
+    func failed(_ error: WebImageError, key: String, doing what: String) {
+        let skipped = breaker.isOpen && error.code == .cannotConnect
+        if what == "look-up" {
+            metrics?.record(skipped ? RedisMetricsRecorder.Lookup.skipped : .error)
+        } else {
+            metrics?.record(skipped ? RedisMetricsRecorder.Store.skipped : .error)
+        }
+        // The breaker's refusals are logged once, when it opens.
+        guard !skipped else { return }
+        warningLog?.warning("Redis \(what) failed; the load goes on without the shared tier", metadata: [
+            "key": LogMetadata.key(key), "error_code": "\(error.code)", "error": "\(CredentialRedaction.redacting(error.message))",
+        ])
+    }
+
+    /// Waits for the holder's bytes: a poll after a delay that doubles from 5 ms up to 100 ms, until the bytes
+    /// come, the claim passes to this process or is passed on, `isWanted` says no, or `deadline`.
+    private func poll(
+        _ key: String, token: String, attempt: Int, deadline: ContinuousClock.Instant,
+        isWanted: @escaping @Sendable () -> Bool, completion: @escaping @Sendable (Data?) -> Void
+    ) {
+        let now = ContinuousClock.now
+        guard isWanted() else { return completion(nil) }
+        guard now < deadline else {
+            metrics?.record(.timed_out)
+            debugLog?.debug("fleet wait timed out; loading here", metadata: ["key": LogMetadata.key(key)])
+            return completion(nil)
+        }
+        let delay = min(Duration.milliseconds(5 << min(attempt, 5)), .milliseconds(100), deadline - now)
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(1, nanoseconds))) { [self] in
+            guard isWanted() else { return completion(nil) }
+            lookUpOrClaim(key, token: token) { [self] result in
+                switch result {
+                case .failure(let error):
+                    failed(error, key: key, doing: "look-up")
+                    completion(nil)
+                case .success(.found(let data)):
+                    metrics?.record(.found)
+                    completion(data)
+                case .success(.claimed):
+                    metrics?.record(.claimed)
+                    claims.hold(key, token: token, expires: ContinuousClock.now + config.claimTimeToLive)
+                    debugLog?.debug("fleet claim taken over from a holder that is gone", metadata: ["key": LogMetadata.key(key)])
+                    completion(nil)
+                case .success(.passed):
+                    metrics?.record(.claimed)
+                    completion(nil)
+                case .success(.heldElsewhere):
+                    poll(key, token: token, attempt: attempt + 1, deadline: deadline, isWanted: isWanted, completion: completion)
+                }
+            }
+        }
+    }
+
+    /// Runs the look-up script for `key` with `token`.
+    private func lookUpOrClaim(_ key: String, token: String, completion: @escaping @Sendable (Result<FleetAnswer, WebImageError>) -> Void) {
+        let dataKey = redisKey(forKey: key)
+        let claimKey = claimKey(forKey: key)
+        let milliseconds = Data(String(RedisConnection.wholeMilliseconds(config.claimTimeToLive)).utf8)
+        perform(redisKey: dataKey, callbackQueue: .inline, completion: completion) { connection throws(RedisError) in
+            let reply = try connection.evaluate(
+                Self.lookupScript, keys: [dataKey, claimKey], arguments: [Data(token.utf8), milliseconds]
+            )
+            switch reply {
+            case .array(let parts) where parts.count == 2:
+                if case .integer(1) = parts[0], case .bulk(let data) = parts[1] { return .found(data) }
+            case .array(let parts) where parts.count == 1:
+                switch parts[0] {
+                case .integer(2): return .claimed
+                case .integer(3): return .heldElsewhere
+                case .integer(4): return .passed
+                default: break
+                }
+            default: break
+            }
+            throw RedisConnection.unexpected(reply, for: "the fleet look-up")
+        }
+    }
+
+    /// Stores `data` under `key`, releasing the claim `token` holds on it (taken from ``claims`` by the caller);
+    /// a claim whose data is too large to store is passed, so that the waiters load for themselves.
+    func storeReleasingClaim(
+        _ data: Data, forKey key: String, token: String?,
+        completion: @escaping @Sendable (Result<StoreOutcome, WebImageError>) -> Void
+    ) {
+        guard data.count <= config.maxObjectSize else {
+            if let token { pass(key, token: token) }
+            return completion(.success(.tooLarge))
+        }
+        guard let token else {
+            setData(data, forKey: key, callbackQueue: .inline, completion: completion)
+            return
+        }
+        let dataKey = redisKey(forKey: key)
+        let claimKey = claimKey(forKey: key)
+        let timeToLive = Data(String(RedisConnection.wholeMilliseconds(config.timeToLive)).utf8)
+        perform(redisKey: dataKey, callbackQueue: .inline, completion: completion) { connection throws(RedisError) in
+            _ = try connection.evaluate(Self.storeScript, keys: [dataKey, claimKey], arguments: [data, timeToLive, Data(token.utf8)])
+            return StoreOutcome.stored
+        }
+    }
+
+    /// Passes this process's claim on `key`, if it still holds one, so that the waiters load for themselves.
+    public func loadEnded(forKey key: String) {
+        guard let token = claims.take(key) else { return }
+        pass(key, token: token)
+    }
+
+    /// Replaces the claim `token` holds on `key` with `pass`.
+    func pass(_ key: String, token: String) {
+        let claimKey = claimKey(forKey: key)
+        let remaining = Data(String(RedisConnection.wholeMilliseconds(config.claimTimeToLive)).utf8)
+        debugLog?.debug("fleet claim passed: the load stores nothing here", metadata: ["key": LogMetadata.key(key)])
+        perform(redisKey: claimKey, callbackQueue: .inline, completion: nil) { connection throws(RedisError) in
+            _ = try connection.evaluate(Self.passScript, keys: [claimKey], arguments: [Data(token.utf8), remaining])
+        }
+    }
+}
