@@ -159,6 +159,9 @@ let package = Package(
             name: "webimage",
             dependencies: [
                 "WebImage",
+                // `fetch --shared-cache`: the Redis tier, whose warnings go to standard error.
+                "WebImageRedis",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The loopback server of `webimage demo`, which serves the bundled samples: plain HTTP/1.1 only.
                 .product(name: "NIOCore", package: "swift-nio"),

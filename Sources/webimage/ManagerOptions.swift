@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WebImage
+import WebImageRedis
 
 /// The options of the commands that load through an image manager (`fetch`, `prefetch`): the cache, the
 /// downloader's settings and how many loads run at once.
@@ -26,6 +28,12 @@ struct ManagerOptions: ParsableArguments {
     @Option(name: .customLong("allow-host"), help: "With --public-only, a host that may be reached at an internal address; repeatable.")
     var internalHosts: [String] = []
 
+    @Option(name: .customLong("shared-cache"), help: ArgumentHelp(
+        "A Redis server shared with other processes, as redis://[:PASSWORD@]HOST[:PORT][/DB]: a tier behind the disk cache, and one load per URL across the processes that use it.",
+        valueName: "url"
+    ))
+    var sharedCache: String?
+
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be 1 or more") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0") }
@@ -36,6 +44,26 @@ struct ManagerOptions: ParsableArguments {
         for header in headers where !header.contains(":") {
             throw ValidationError("--header '\(header)' is not 'Name: value'")
         }
+        if let sharedCache {
+            do {
+                _ = try RedisImageCacheConfig(url: sharedCache)
+            } catch {
+                throw ValidationError("--shared-cache: \(error.message)")
+            }
+        }
+    }
+
+    /// The cache these options name: the local one, with the shared tier behind it when one is given. The
+    /// shared tier's keys are under the namespace, and its warnings go to standard error.
+    private func makeCache(coder: ImageCoderRegistry) -> any ImageCaching {
+        let root = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let local = ImageCache(namespace: namespace, root: root, coder: coder)
+        guard let sharedCache, var config = try? RedisImageCacheConfig(url: sharedCache) else { return local }
+        config.keyPrefix = "swift-web-image:\(namespace):"
+        var logger = Logger(label: "webimage.shared-cache") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .warning
+        let shared = RedisImageCache(config: config, coder: coder, logger: logger)
+        return ImageCaches(tiers: [local, shared])
     }
 
     /// A manager over the cache these options name and a downloader with their settings; invalidate the
@@ -57,8 +85,7 @@ struct ManagerOptions: ParsableArguments {
         }
         let registry = ImageCoderRegistry.shared
         let downloader = ImageDownloader(config: config, coder: registry)
-        let root = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let cache = ImageCache(namespace: namespace, root: root, coder: registry)
+        let cache = makeCache(coder: registry)
         let loader = ImageLoaders([DataURLImageLoader(coder: registry), downloader])
         return (ImageManager(cache: cache, loader: loader, coder: registry), downloader)
     }
