@@ -33,6 +33,7 @@ public final class MockImageCache: ImageCaching {
         var counts = Counts()
         var queriedKeys: [String] = []
         var storedKeys: [String] = []
+        var endedKeys: [String] = []
         /// Store completions held back, while stores are held.
         var heldStores: [@Sendable () -> Void]?
         var storeFailure: WebImageError?
@@ -61,6 +62,12 @@ public final class MockImageCache: ImageCaching {
     public var queriedKeys: [String] { state.withLock { $0.queriedKeys } }
     /// The keys stored so far, in order.
     public var storedKeys: [String] { state.withLock { $0.storedKeys } }
+    /// The keys of the loads that ended (``loadEnded(forKey:)``) so far, in order.
+    public var endedKeys: [String] { state.withLock { $0.endedKeys } }
+
+    public func loadEnded(forKey key: String) {
+        state.withLock { $0.endedKeys.append(key) }
+    }
 
     /// Holds back the completion of every store from now on, until ``releaseStores()``.
     public func holdStores() {
