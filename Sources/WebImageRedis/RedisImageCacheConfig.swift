@@ -38,8 +38,10 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     /// How long a claim lasts unless its holder stores the key first: what a holder that crashed, or whose load
     /// failed, costs the processes waiting on it. 10 seconds by default.
     public var claimTimeToLive: Duration = .seconds(10)
-    /// The longest a miss waits for another process's bytes before it loads for itself; 10 seconds by default.
-    public var maxFleetWait: Duration = .seconds(10)
+    /// The longest a miss waits for another process's bytes before it loads for itself; 20 seconds by default:
+    /// longer than ``claimTimeToLive``, so that when a holder crashed, the waiter that takes its claim over has
+    /// time to load before the others give up on it.
+    public var maxFleetWait: Duration = .seconds(20)
     /// The failures of the connection in a row (refused, timed out, lost) that open the circuit breaker; 3 by
     /// default.
     public var breakerThreshold = 3
