@@ -19,16 +19,7 @@ import WebImageTestSupport
     }
 
     /// The tool's binary, built next to the test bundle.
-    static let tool: URL = {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = bundle.deletingLastPathComponent()
-        // The test bundle may be a directory (`.xctest`) holding the executable.
-        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("webimage").path),
-              directory.pathComponents.count > 1 {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent("webimage")
-    }()
+    static let tool = BuiltTools.webimage
 
     let temporary: URL
 

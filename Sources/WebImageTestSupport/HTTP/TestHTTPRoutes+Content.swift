@@ -3,7 +3,8 @@ import NIOHTTPCompression
 
 /// The routes that serve bodies as they should be served.
 ///
-/// - `/image/<name>`: a fixture (``TestHTTPFixtureCatalog``), its Content-Type from the extension, Content-Length.
+/// - `/image/<name>[?delay_ms=M]`: a fixture (``TestHTTPFixtureCatalog``), its Content-Type from the extension,
+///   Content-Length; after M ms (default 0) when asked.
 /// - `/generated?bytes=N[&seed=S][&delay_ms=M]`: N deterministic pseudo-random bytes (SplitMix64 from S, default
 ///   1, each output word little-endian), after M ms (default 0, as a network's latency would add), as
 ///   `application/octet-stream`. Not an image: this target cannot encode images; real images come from `/image/`.
@@ -22,7 +23,13 @@ extension TestHTTPRoutes {
             guard let entry = fixtures.entry(request.remainder) else {
                 return responder.respond(status: 404, text: "no fixture \(request.remainder)\n")
             }
-            responder.respond(status: 200, headers: [("Content-Type", entry.contentType)], body: entry.bytes)
+            let delay = max(0, min(request.int("delay_ms", default: 0), 60_000))
+            guard delay > 0 else {
+                return responder.respond(status: 200, headers: [("Content-Type", entry.contentType)], body: entry.bytes)
+            }
+            responder.after(milliseconds: delay) {
+                responder.respond(status: 200, headers: [("Content-Type", entry.contentType)], body: entry.bytes)
+            }
         }
         let generated = TestHTTPGeneratedBodies()
         register("/generated") { request, responder in
