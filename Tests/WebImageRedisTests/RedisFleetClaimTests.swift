@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import WebImage
+import WebImageTestSupport
+@testable import WebImageRedis
+
+/// One load per key across the fleet, with each cache object standing for a process: a miss claims the key, the
+/// others wait for the holder's bytes, and every wait is bounded.
+@Suite final class RedisFleetClaimTests {
+    let server: RedisTestServer
+    let bytes = Fixtures.data("jpeg/photo.jpg")
+
+    init() throws {
+        server = try RedisTestServer()
+    }
+
+    func makeProcess(_ configure: (inout RedisImageCacheConfig) -> Void = { _ in }) -> RedisImageCache {
+        var config = RedisImageCacheConfig(host: "127.0.0.1", port: server.port)
+        config.connectTimeout = .seconds(2)
+        config.commandTimeout = .seconds(2)
+        configure(&config)
+        return RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
+    }
+
+    /// Starts a look-up of `key` by `cache`; the box holds its answer once it has come.
+    func lookUp(_ cache: RedisImageCache, _ key: String) -> Answer {
+        let answer = Answer()
+        let clock = ContinuousClock()
+        let start = clock.now
+        cache.diskData(forKey: key) { data in answer.set(data, after: clock.now - start) }
+        return answer
+    }
+
+    final class Answer: Sendable {
+        private let state = Locked<(data: Data?, took: Duration)?>(nil)
+        func set(_ data: Data?, after took: Duration) { state.withLock { $0 = (data, took) } }
+        var value: (data: Data?, took: Duration)? { state.withLock { $0 } }
+        func wait() async -> (data: Data?, took: Duration)? {
+            _ = await waitUntil(timeout: .seconds(30)) { [self] in value != nil }
+            return value
+        }
+    }
+
+    @Test func theFirstMissClaimsAndTheOthersGetItsBytes() async throws {
+        let holder = makeProcess()
+        let others = (0..<3).map { _ in makeProcess() }
+        #expect(await holder.diskData(forKey: "k") == nil, "the first miss claims the key and loads")
+        let waiting = others.map { lookUp($0, "k") }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(waiting.allSatisfy { $0.value == nil }, "they wait for the holder")
+        try await holder.store(nil, data: bytes, key: "k", cacheType: .disk)
+        for answer in waiting {
+            #expect(await answer.wait()?.data == bytes)
+        }
+        #expect(try holder.connectionForTests().exists(holder.claimKey(forKey: "k")) == false, "the store released the claim")
+    }
+
+    @Test func aProcessDoesNotWaitOnItsOwnClaim() async throws {
+        let holder = makeProcess { $0.maxFleetWait = .seconds(20) }
+        #expect(await holder.diskData(forKey: "k") == nil)
+        let again = await lookUp(holder, "k").wait()
+        #expect(again?.data == nil)
+        #expect(try #require(again).took < .seconds(10))
+    }
+
+    @Test func theWaitIsBounded() async throws {
+        let holder = makeProcess { $0.claimTimeToLive = .seconds(60) }
+        let waiter = makeProcess { $0.maxFleetWait = .milliseconds(300) }
+        #expect(await holder.diskData(forKey: "k") == nil)
+        let answer = try #require(await lookUp(waiter, "k").wait())
+        #expect(answer.data == nil, "it loads for itself")
+        #expect(answer.took >= .milliseconds(250))
+        #expect(answer.took < .seconds(20))
+    }
+
+    /// A holder that vanished (a crash) costs at most the claim's time to live: the first waiter to see the
+    /// claim gone takes it over and loads; the others keep waiting, now on it.
+    @Test func aVanishedHolderCostsAtMostTheClaimsLifetime() async throws {
+        let crashed = makeProcess { $0.claimTimeToLive = .milliseconds(500) }
+        let first = makeProcess { $0.maxFleetWait = .seconds(20) }
+        let second = makeProcess { $0.maxFleetWait = .seconds(20) }
+        #expect(await crashed.diskData(forKey: "k") == nil)
+        let firstAnswer = lookUp(first, "k")
+        let secondAnswer = lookUp(second, "k")
+        let taken = try #require(await waitForOne(of: [firstAnswer, secondAnswer]))
+        #expect(taken.took >= .milliseconds(400) && taken.took < .seconds(15))
+        // Whichever took the claim over stores; the other one gets its bytes.
+        let (newHolder, other) = firstAnswer.value != nil ? (first, secondAnswer) : (second, firstAnswer)
+        #expect(other.value == nil, "exactly one took the claim over")
+        try await newHolder.store(nil, data: bytes, key: "k", cacheType: .disk)
+        #expect(await other.wait()?.data == bytes)
+    }
+
+    private func waitForOne(of answers: [Answer]) async -> (data: Data?, took: Duration)? {
+        _ = await waitUntil(timeout: .seconds(30)) { answers.contains { $0.value != nil } }
+        return answers.lazy.compactMap(\.value).first
+    }
+
+    /// A holder whose load ends without storing passes the claim: the waiters load at once, not at its expiry.
+    @Test func aLoadThatStoresNothingLetsTheWaitersGo() async throws {
+        let holder = makeProcess { $0.claimTimeToLive = .seconds(60) }
+        let waiter = makeProcess { $0.maxFleetWait = .seconds(60) }
+        #expect(await holder.diskData(forKey: "k") == nil)
+        let answer = lookUp(waiter, "k")
+        try await Task.sleep(for: .milliseconds(100))
+        holder.loadEnded(forKey: "k")
+        let answered = try #require(await answer.wait())
+        #expect(answered.data == nil && answered.took < .seconds(20))
+        // The pass stands for the claim's lifetime: a later miss loads at once too.
+        let later = try #require(await lookUp(makeProcess { $0.maxFleetWait = .seconds(60) }, "k").wait())
+        #expect(later.took < .seconds(20))
+    }
+
+    /// Bytes over the size limit cannot be shared: the holder passes its claim.
+    @Test func tooLargeForTheServerLetsTheWaitersGo() async throws {
+        let holder = makeProcess {
+            $0.claimTimeToLive = .seconds(60)
+            $0.maxObjectSize = 100
+        }
+        let waiter = makeProcess { $0.maxFleetWait = .seconds(60) }
+        #expect(await holder.diskData(forKey: "k") == nil)
+        let answer = lookUp(waiter, "k")
+        try await holder.store(nil, data: bytes, key: "k", cacheType: .disk)
+        let answered = try #require(await answer.wait())
+        #expect(answered.data == nil && answered.took < .seconds(20))
+    }
+
+    /// A query whose load stores nothing on disk does not claim: it would hold the others back for nothing.
+    @Test func aQueryThatWillNotStoreDoesNotClaim() async throws {
+        let cache = makeProcess()
+        var context = ImageContext()
+        context.storeCacheType = .memory
+        _ = try await cache.query(key: "k", context: context, cacheType: .all)
+        #expect(try cache.connectionForTests().exists(cache.claimKey(forKey: "k")) == false)
+        _ = try await cache.query(key: "k", cacheType: .all)
+        #expect(try cache.connectionForTests().exists(cache.claimKey(forKey: "k")) == true)
+    }
+
+    @Test func withoutTheSingleFlightNothingIsClaimed() async throws {
+        let cache = makeProcess { $0.usesFleetSingleFlight = false }
+        #expect(await cache.diskData(forKey: "k") == nil)
+        #expect(try cache.connectionForTests().exists(cache.claimKey(forKey: "k")) == false)
+    }
+}

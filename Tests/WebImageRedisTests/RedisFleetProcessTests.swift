@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+import Testing
+import WebImage
+import WebImageTestSupport
+@testable import WebImageRedis
+
+/// `webimage fetch --shared-cache` as a fleet of processes, each with its own cache folder, sharing one Redis.
+@Suite final class RedisFleetProcessTests {
+    let redis: RedisTestServer
+    let root: URL
+
+    init() throws {
+        redis = try RedisTestServer()
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("redis-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// A `fetch` process started, with its output gathered in a file.
+    struct Fetch {
+        let process: Process
+        let output: URL
+
+        /// Waits for the exit, at most `timeout` (then kills it), and reads the JSON lines it printed.
+        func finish(timeout: Duration = .seconds(60)) async -> (status: Int32, lines: [[String: Any]]) {
+            if await !waitUntil(timeout: timeout, { !process.isRunning }) {
+                kill(process.processIdentifier, SIGKILL)
+                _ = await waitUntil(timeout: .seconds(5)) { !process.isRunning }
+            }
+            process.waitUntilExit()
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+            return (process.terminationStatus, lines)
+        }
+    }
+
+    func start(_ url: URL, folder: String, _ arguments: [String] = []) throws -> Fetch {
+        let output = root.appendingPathComponent("\(folder)-\(UUID().uuidString).jsonl")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = BuiltTools.webimage
+        process.arguments = ["fetch", url.absoluteString, "--json", "--cache-dir", root.appendingPathComponent(folder).path,
+                             "--shared-cache", "redis://127.0.0.1:\(redis.port)"] + arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return Fetch(process: process, output: output)
+    }
+
+    static func result(_ lines: [[String: Any]], for url: URL) -> [String: Any]? {
+        lines.first { $0["file"] as? String == url.absoluteString }
+    }
+
+    /// Four processes miss one key at once: exactly one origin request; the others get the holder's bytes.
+    @Test(arguments: [[], ["--data"], ["--data", "--thumbnail", "64x64", "--format", "webp"]])
+    func fourProcessesMissingOneKeyMakeOneOriginRequest(_ mode: [String]) async throws {
+        try await withTestHTTPServer { origin in
+            let url = origin.url("/image/jpeg/photo.jpg?delay_ms=400")
+            let fetches = try (0..<4).map { try start(url, folder: "p\($0)", mode) }
+            var sources: [String] = []
+            for fetch in fetches {
+                let (status, lines) = await fetch.finish()
+                #expect(status == 0, "\(lines)")
+                let line = try #require(Self.result(lines, for: url))
+                #expect(line["ok"] as? Bool == true)
+                sources.append(line["source"] as? String ?? "?")
+            }
+            #expect(origin.requestCount(forPath: "/image/jpeg/photo.jpg") == 1)
+            #expect(sources.filter { $0 == "none" }.count == 1, "one loaded, the others were answered: \(sources)")
+
+            // Later: a fifth process with an empty folder is answered by Redis; the first one by its own disk.
+            let (_, fresh) = try await start(url, folder: "p4", mode).finish()
+            #expect(Self.result(fresh, for: url)?["source"] as? String == "disk")
+            let (_, again) = try await start(url, folder: "p0", mode).finish()
+            #expect(Self.result(again, for: url)?["source"] as? String == "disk")
+            #expect(origin.requestCount(forPath: "/image/jpeg/photo.jpg") == 1)
+        }
+    }
+
+    /// The process holding a URL's claim is killed while it loads: the others wait at most the claim's lifetime
+    /// (10 s by default), then one of them loads, and all finish.
+    @Test func aKilledHolderCostsAtMostTheClaimsLifetime() async throws {
+        try await withTestHTTPServer { origin in
+            let url = origin.url("/image/jpeg/photo.jpg?delay_ms=2000")
+            let holder = try start(url, folder: "holder", ["--data"])
+            let claim = "swift-web-image:default:claim:" + url.absoluteString
+            let options = redis.connectionOptions()
+            #expect(await waitUntil(timeout: .seconds(30)) {
+                let claimed = (try? RedisConnection(options: options).exists(claim)) == true
+                return claimed && origin.requestCount(forPath: "/image/jpeg/photo.jpg") == 1
+            }, "the holder claimed the URL and asked the origin")
+            kill(holder.process.processIdentifier, SIGKILL)
+            _ = await holder.finish(timeout: .seconds(10))
+
+            let clock = ContinuousClock()
+            let started = clock.now
+            let waiters = try (0..<3).map { try start(url, folder: "w\($0)", ["--data"]) }
+            for waiter in waiters {
+                let (status, lines) = await waiter.finish()
+                #expect(status == 0, "\(lines)")
+                #expect(Self.result(lines, for: url)?["ok"] as? Bool == true)
+            }
+            // The claim's 10 s, the origin's 2 s, and room for a loaded machine.
+            #expect(clock.now - started < .seconds(40))
+            #expect(origin.requestCount(forPath: "/image/jpeg/photo.jpg") == 2, "the killed holder's request, then one more")
+        }
+    }
+}
