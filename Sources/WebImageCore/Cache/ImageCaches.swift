@@ -207,7 +207,7 @@ public final class ImageCaches: ImageCaching, Sendable {
             let synchronous = !answered.withLock { $0 }
             switch result {
             case .success(let found) where found.image != nil:
-                if fills, !above.isEmpty, found.cacheType != .memory {
+                if fills, !above.isEmpty {
                     Self.fill(above, image: found.image, data: found.data, key: key, options: options, context: context)
                 }
                 latch.finish(.success(found), duringCall: duringCall && synchronous)
