@@ -86,6 +86,27 @@ import WebImageTestSupport
         }
     }
 
+    /// A load that fails passes its claim: another process waiting on the key loads for itself at once, not when
+    /// the claim expires.
+    @Test func aFailedLoadLetsTheOtherProcessGoAtOnce() async throws {
+        try await withTestHTTPServer { origin in
+            let url = origin.url("/slow-headers?delay_ms=500")
+            let (first, _, firstDownloader) = makeManager(folder: "one", shared: makeShared { $0.claimTimeToLive = .seconds(60) })
+            defer { firstDownloader.invalidate() }
+            let (second, _, secondDownloader) = makeManager(folder: "two", shared: makeShared { $0.maxFleetWait = .seconds(60) })
+            defer { secondDownloader.invalidate() }
+            let firstDone = Locked(false)
+            first.loadImageData(url: url) { _ in firstDone.withLock { $0 = true } }
+            #expect(await waitUntil(timeout: .seconds(10)) { origin.requestCount(forPath: "/slow-headers") == 1 })
+            let clock = ContinuousClock()
+            let started = clock.now
+            await #expect(throws: WebImageError.self) { try await second.loadImageData(url: url) }
+            #expect(firstDone.withLock { $0 })
+            #expect(clock.now - started < .seconds(30), "well before the claim's 60 s")
+            #expect(origin.requestCount(forPath: "/slow-headers") == 2, "the second process loaded for itself")
+        }
+    }
+
     /// Redis dies in the middle of a run and comes back: no load fails, and once the breaker closes the stores
     /// reach Redis again.
     @Test func noLoadFailsWhileRedisIsKilledAndRestarted() async throws {
