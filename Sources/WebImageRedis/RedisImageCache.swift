@@ -10,8 +10,16 @@ import WebImageCore
 /// A cache tier on a Redis server that several processes share: encoded image bytes (originals and variants)
 /// by key, each expiring after the configuration's time to live.
 ///
+/// As the tier behind a local cache (see <doc:RunningAFleet>):
+///
 /// ```swift
-/// let shared = RedisImageCache(config: RedisImageCacheConfig(host: "cache.internal", port: 6379))
+/// let shared = RedisImageCache(config: RedisImageCacheConfig(host: "cache.internal", port: 6379), coder: registry)
+/// let manager = ImageManager(cache: ImageCaches(tiers: [localCache, shared]), loader: downloader, coder: registry)
+/// ```
+///
+/// Or on its own, bytes by key:
+///
+/// ```swift
 /// shared.setData(jpegData, forKey: url.absoluteString)
 /// shared.data(forKey: url.absoluteString) { result in
 ///     if case .success(let data?) = result { decodeAndUse(data) }
@@ -28,7 +36,8 @@ import WebImageCore
 /// bounded by the connect and command timeouts. Every completion runs exactly once, on `callbackQueue`: with the
 /// result, or with the failure (`cannotConnect` when the server is down, `timedOut`, `connectionLost`,
 /// `badServerResponse` with the server's message), the Redis key named in the message. A command in flight cannot
-/// be cancelled; it ends within its timeouts.
+/// be cancelled; it ends within its timeouts. The `ImageCaching` calls complete as that protocol says (a query on
+/// its context's callback queue), and turn the server's failures into misses and dropped stores.
 public final class RedisImageCache: Sendable {
     /// What became of data given to ``setData(_:forKey:callbackQueue:completion:)``.
     public enum StoreOutcome: Sendable, Hashable {
