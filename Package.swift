@@ -85,6 +85,13 @@ let package = Package(
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
 
+        // TLS for the Redis tier over OpenSSL (Debian's hiredis 0.14 has none): a session on a thread of its own,
+        // which hiredis reaches through a local socket pair. Only the WebImageRedis product links it.
+        .target(
+            name: "CRedisTLS",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+
         // C sequences that need setjmp/longjmp (libpng's readers, libjpeg's buffered-image decoder), kept whole
         // inside C functions. libjpeg's own API (not TurboJPEG's) is needed for incremental decoding.
         .target(
@@ -138,7 +145,7 @@ let package = Package(
         // ask for it does not compile hiredis.
         .target(
             name: "WebImageRedis",
-            dependencies: ["WebImageCore", "CHiredis"],
+            dependencies: ["WebImageCore", "CHiredis", "CRedisTLS"],
             swiftSettings: strictSettings
         ),
         // Fixtures, corrupt-input generators, pixel assertions and the loopback HTTP server for the tests.

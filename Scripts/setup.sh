@@ -3,7 +3,7 @@
 # Does nothing when all are present. Works as root or through sudo.
 set -euo pipefail
 
-packages=(libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev libjxl-dev libheif-dev libcurl4-openssl-dev libhiredis-dev redis-server pkg-config "$@")
+packages=(libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev libwebp-dev libgif-dev libavif-dev libjxl-dev libheif-dev libcurl4-openssl-dev libhiredis-dev libssl-dev redis-server pkg-config "$@")
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
@@ -21,7 +21,7 @@ fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "setup.sh: these packages are needed but this system has no apt-get: ${missing[*]}" >&2
-  echo "setup.sh: install libpng, libjpeg-turbo (TurboJPEG and libjpeg), libwebp, giflib, libavif, libjxl, libheif, libcurl, hiredis, redis-server and pkg-config with your package manager." >&2
+  echo "setup.sh: install libpng, libjpeg-turbo (TurboJPEG and libjpeg), libwebp, giflib, libavif, libjxl, libheif, libcurl, hiredis, OpenSSL, redis-server and pkg-config with your package manager." >&2
   exit 1
 fi
 

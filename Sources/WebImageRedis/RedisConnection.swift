@@ -1,4 +1,5 @@
 import CHiredis
+import CRedisTLS
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -39,10 +40,12 @@ package final class RedisConnection: @unchecked Sendable {
         package var connectTimeout: Duration
         /// The longest a command may wait for its reply (the socket's send and receive timeout).
         package var commandTimeout: Duration
+        /// TLS to the server; nil speaks plain TCP.
+        package var tls: RedisTLSOptions?
 
         package init(
             host: String, port: Int, database: Int = 0, password: String? = nil,
-            connectTimeout: Duration = .seconds(1), commandTimeout: Duration = .seconds(1)
+            connectTimeout: Duration = .seconds(1), commandTimeout: Duration = .seconds(1), tls: RedisTLSOptions? = nil
         ) {
             self.host = host
             self.port = port
@@ -50,6 +53,7 @@ package final class RedisConnection: @unchecked Sendable {
             self.password = password
             self.connectTimeout = connectTimeout
             self.commandTimeout = commandTimeout
+            self.tls = tls
         }
     }
 
@@ -98,7 +102,13 @@ package final class RedisConnection: @unchecked Sendable {
     /// A context connected and set up as `options` says; freed here when any step fails.
     private static func open(_ options: Options) throws(RedisError) -> UnsafeMutablePointer<redisContext> {
         var osError: Int32 = 0
-        guard let context = chiredis_connect(options.host, Int32(clamping: options.port), milliseconds(options.connectTimeout), &osError) else {
+        let connected: UnsafeMutablePointer<redisContext>?
+        if let tls = options.tls {
+            connected = redisConnectFd(try openTLS(options, tls))
+        } else {
+            connected = chiredis_connect(options.host, Int32(clamping: options.port), milliseconds(options.connectTimeout), &osError)
+        }
+        guard let context = connected else {
             throw RedisError(.cannotConnect, "hiredis could not allocate a connection")
         }
         do throws(RedisError) {
@@ -118,6 +128,42 @@ package final class RedisConnection: @unchecked Sendable {
             throw error
         }
         return context
+    }
+
+    /// Opens a TLS session to the server and returns the local socket that reaches it, which hiredis then owns
+    /// (and closes, which ends the session).
+    private static func openTLS(_ options: Options, _ tls: RedisTLSOptions) throws(RedisError) -> Int32 {
+        var localSocket: Int32 = -1
+        var osError: Int32 = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let timeout = milliseconds(max(options.connectTimeout, options.commandTimeout))
+        let status = withOptionalCString(tls.trustedCertificatesFile) { trusted in
+            withOptionalCString(tls.serverName) { serverName in
+                withOptionalCString(tls.clientCertificateFile) { certificate in
+                    withOptionalCString(tls.clientPrivateKeyFile) { key in
+                        var settings = wi_redis_tls_options(
+                            ca_file: trusted, server_name: serverName, verify_peer: tls.verifiesCertificate ? 1 : 0,
+                            certificate_file: certificate, private_key_file: key, timeout_ms: timeout
+                        )
+                        return wi_redis_tls_open(
+                            options.host, Int32(clamping: options.port), &settings, &localSocket, &osError,
+                            &message, message.count
+                        )
+                    }
+                }
+            }
+        }
+        guard status == 0 else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw RedisError.tls(message: text, osError: osError)
+        }
+        return localSocket
+    }
+
+    /// Calls `body` with `text` as a C string, or with nil.
+    private static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+        guard let text else { return body(nil) }
+        return text.withCString { body($0) }
     }
 
     /// Throws the context's error, if it has one.

@@ -24,6 +24,8 @@ package struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
         case protocolError
         /// No connection of the pool became free in time.
         case poolExhausted
+        /// The TLS session could not be set up: its handshake failed, or the server's certificate did not verify.
+        case tls
     }
 
     /// What went wrong.
@@ -42,7 +44,19 @@ package struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     package var breaksConnection: Bool {
         switch kind {
         case .server, .poolExhausted: false
-        case .connectionRefused, .timedOut, .connectionLost, .cannotConnect, .protocolError: true
+        case .connectionRefused, .timedOut, .connectionLost, .cannotConnect, .protocolError, .tls: true
+        }
+    }
+
+    /// The error of a TLS session that could not be opened: by the system error behind it, or ``Kind/tls`` when
+    /// there is none (a certificate that does not verify).
+    static func tls(message: String, osError: Int32) -> RedisError {
+        switch osError {
+        case 0: RedisError(.tls, message)
+        case ECONNREFUSED: RedisError(.connectionRefused, message)
+        case ETIMEDOUT, EAGAIN: RedisError(.timedOut, message)
+        case ECONNRESET, EPIPE, ENOTCONN, ECONNABORTED: RedisError(.connectionLost, message)
+        default: RedisError(.cannotConnect, message)
         }
     }
 
@@ -85,6 +99,8 @@ package struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
             return WebImageError(.badServerResponse, "Redis's reply is not valid: \(message)\(subject)")
         case .poolExhausted:
             return WebImageError(.timedOut, "no Redis connection became free in time: \(message)\(subject)")
+        case .tls:
+            return WebImageError(.tlsFailure, "TLS with Redis failed: \(message)\(subject)")
         }
     }
 }

@@ -27,6 +27,8 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     /// The most connections open to the server at once, which is also the most Redis commands in flight; 4 by
     /// default.
     public var poolSize = 4
+    /// TLS to the server (its `tls-port`); nil, the default, speaks plain TCP. A `rediss://` URL sets it.
+    public var tls: RedisTLSOptions?
     /// The longest a connect may take; 500 ms by default.
     public var connectTimeout: Duration = .milliseconds(500)
     /// The longest a command may wait for its reply; 500 ms by default.
@@ -58,7 +60,7 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     var connectionOptions: RedisConnection.Options {
         RedisConnection.Options(
             host: host, port: port, database: database, password: password,
-            connectTimeout: connectTimeout, commandTimeout: commandTimeout
+            connectTimeout: connectTimeout, commandTimeout: commandTimeout, tls: tls
         )
     }
 }
@@ -67,7 +69,7 @@ extension RedisImageCacheConfig: CustomStringConvertible {
     /// The settings, with the password masked: a configuration printed to a log does not carry it.
     public var description: String {
         let password = password == nil ? "nil" : CredentialRedaction.mask
-        return "RedisImageCacheConfig(host: \(host), port: \(port), database: \(database), password: \(password), "
+        return "RedisImageCacheConfig(host: \(host), port: \(port), database: \(database), password: \(password), tls: \(tls != nil), "
             + "keyPrefix: \(keyPrefix), timeToLive: \(timeToLive), maxObjectSize: \(maxObjectSize), poolSize: \(poolSize), "
             + "connectTimeout: \(connectTimeout), commandTimeout: \(commandTimeout), usesFleetSingleFlight: \(usesFleetSingleFlight), "
             + "claimTimeToLive: \(claimTimeToLive), maxFleetWait: \(maxFleetWait), breakerThreshold: \(breakerThreshold), "
