@@ -34,6 +34,12 @@ struct ManagerOptions: ParsableArguments {
     ))
     var sharedCache: String?
 
+    @Option(name: .customLong("shared-cache-ca"), help: ArgumentHelp(
+        "With a rediss:// --shared-cache: a PEM file of the certificates to trust (a CA, or the server's self-signed certificate) instead of the system's.",
+        valueName: "file"
+    ))
+    var sharedCacheCertificates: String?
+
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be 1 or more") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0") }
@@ -45,11 +51,17 @@ struct ManagerOptions: ParsableArguments {
             throw ValidationError("--header '\(header)' is not 'Name: value'")
         }
         if let sharedCache {
+            let config: RedisImageCacheConfig
             do {
-                _ = try RedisImageCacheConfig(url: sharedCache)
+                config = try RedisImageCacheConfig(url: sharedCache)
             } catch {
                 throw ValidationError("--shared-cache: \(error.message)")
             }
+            guard sharedCacheCertificates == nil || config.tls != nil else {
+                throw ValidationError("--shared-cache-ca applies only to a rediss:// --shared-cache")
+            }
+        } else if sharedCacheCertificates != nil {
+            throw ValidationError("--shared-cache-ca applies only with --shared-cache")
         }
     }
 
@@ -60,6 +72,7 @@ struct ManagerOptions: ParsableArguments {
         let local = ImageCache(namespace: namespace, root: root, coder: coder)
         guard let sharedCache, var config = try? RedisImageCacheConfig(url: sharedCache) else { return local }
         config.keyPrefix = "swift-web-image:\(namespace):"
+        if let sharedCacheCertificates { config.tls?.trustedCertificatesFile = sharedCacheCertificates }
         var logger = Logger(label: "webimage.shared-cache") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         let shared = RedisImageCache(config: config, coder: coder, logger: logger)
