@@ -19,18 +19,8 @@ import WebImageRedis
         #expect(try RedisImageCacheConfig(url: "redis://127.0.0.1:7000/").database == 0)
     }
 
-    @Test(arguments: ["http://127.0.0.1:6379", "rediss://127.0.0.1:6379", "redis://", "redis://host/db", "redis://host/-1", "not a url"])
+    @Test(arguments: ["http://127.0.0.1:6379", "redis://", "redis://host/db", "redis://host/-1", "not a url"])
     func refusesWhatItCannotUse(_ url: String) {
         #expect(throws: WebImageError.self) { try RedisImageCacheConfig(url: url) }
-    }
-
-    @Test func saysTLSIsNotSupported() {
-        do {
-            _ = try RedisImageCacheConfig(url: "rediss://127.0.0.1:6379")
-            Issue.record("rediss:// was accepted")
-        } catch {
-            #expect(error.code == .invalidURL)
-            #expect(error.message.contains("TLS"))
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WebImageTestSupport
 @testable import WebImageRedis
 
 /// A `redis-server` of the test's own, on a free port of 127.0.0.1, with a temporary directory and no
@@ -13,11 +14,25 @@ final class RedisTestServer {
 
     let port: Int
     let directory: URL
+    /// How a client reaches a server started with TLS: trusting the test certificate; nil for a plain one.
+    let tls: RedisTLSOptions?
     private let executable: String
     private var process: Process?
 
-    /// Starts a server and waits, at most a few seconds, until it answers PING.
-    init() throws {
+    /// The test certificate (for 127.0.0.1 and localhost) and its key, which a TLS server presents.
+    static let certificate = Fixtures.url("tls/localhost.pem").path
+    static let privateKey = Fixtures.url("tls/localhost-key.pem").path
+
+    /// Starts a server and waits, at most a few seconds, until it answers PING. With `tls`, it listens for TLS
+    /// only, presenting the test certificate, and does not ask clients for one.
+    init(tls: Bool = false) throws {
+        if tls {
+            var options = RedisTLSOptions()
+            options.trustedCertificatesFile = RedisTestServer.certificate
+            self.tls = options
+        } else {
+            self.tls = nil
+        }
         executable = try RedisTestServer.findExecutable()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("redis-test-\(UUID().uuidString)", isDirectory: true)
@@ -27,8 +42,8 @@ final class RedisTestServer {
         for _ in 0..<5 {
             let candidate = try RedisTestServer.freePort()
             do {
-                process = try RedisTestServer.launch(executable, port: candidate, directory: directory)
-                try RedisTestServer.waitUntilReady(port: candidate, process: process)
+                process = try RedisTestServer.launch(executable, port: candidate, directory: directory, tls: tls)
+                try RedisTestServer.waitUntilReady(port: candidate, process: process, tls: self.tls)
                 port = candidate
                 return
             } catch {
@@ -48,7 +63,7 @@ final class RedisTestServer {
 
     /// Options for a connection to this server.
     func connectionOptions(commandTimeout: Duration = .seconds(2)) -> RedisConnection.Options {
-        RedisConnection.Options(host: "127.0.0.1", port: port, connectTimeout: .seconds(2), commandTimeout: commandTimeout)
+        RedisConnection.Options(host: "127.0.0.1", port: port, connectTimeout: .seconds(2), commandTimeout: commandTimeout, tls: tls)
     }
 
     /// Stops the server and waits for it to exit. With SIGKILL: the server holds nothing to save, and it starts
@@ -70,8 +85,8 @@ final class RedisTestServer {
         var lastError: any Error = Failure(description: "redis-server did not restart on port \(port)")
         for _ in 0..<20 {
             do {
-                process = try RedisTestServer.launch(executable, port: port, directory: directory)
-                try RedisTestServer.waitUntilReady(port: port, process: process)
+                process = try RedisTestServer.launch(executable, port: port, directory: directory, tls: tls != nil)
+                try RedisTestServer.waitUntilReady(port: port, process: process, tls: tls)
                 return
             } catch {
                 lastError = error
@@ -114,13 +129,21 @@ final class RedisTestServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func launch(_ executable: String, port: Int, directory: URL) throws -> Process {
+    private static func launch(_ executable: String, port: Int, directory: URL, tls: Bool) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path,
-            "--save", "", "--appendonly", "no", "--daemonize", "no",
+        var arguments = [
+            "--bind", "127.0.0.1", "--dir", directory.path, "--save", "", "--appendonly", "no", "--daemonize", "no",
         ]
+        if tls {
+            arguments += [
+                "--port", "0", "--tls-port", String(port), "--tls-cert-file", certificate, "--tls-key-file", privateKey,
+                "--tls-ca-cert-file", certificate, "--tls-auth-clients", "no",
+            ]
+        } else {
+            arguments += ["--port", String(port)]
+        }
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -128,8 +151,8 @@ final class RedisTestServer {
     }
 
     /// Waits until the server answers PING: at most 100 attempts, 50 ms apart.
-    private static func waitUntilReady(port: Int, process: Process?) throws {
-        let options = RedisConnection.Options(host: "127.0.0.1", port: port, connectTimeout: .seconds(1), commandTimeout: .seconds(1))
+    private static func waitUntilReady(port: Int, process: Process?, tls: RedisTLSOptions?) throws {
+        let options = RedisConnection.Options(host: "127.0.0.1", port: port, connectTimeout: .seconds(1), commandTimeout: .seconds(1), tls: tls)
         for _ in 0..<100 {
             guard let process, process.isRunning else {
                 throw Failure(description: "redis-server exited at start on port \(port)")
