@@ -105,6 +105,19 @@ import WebImageTestSupport
         #expect(upper.memoryImage(forKey: "k", options: [], framesOnDemand: false) == nil)
     }
 
+    /// A full-size entry decoded to a thumbnail fills the disk above, never its memory under the full key.
+    @Test func aThumbnailDecodedBelowFillsNoMemoryAbove() async throws {
+        let bytes = Data("TIER-full".utf8)
+        try await store(bytes, in: lower, key: "k")
+        let caches = ImageCaches(tiers: [upper, lower])
+        var context = ImageContext()
+        context.thumbnailPixelSize = PixelSize(square: 4)
+        let found = try await query(caches, key: "k", context: context)
+        #expect(found.image?.pixelSize == PixelSize(width: 4, height: 4))
+        #expect(await upperDiskHolds(bytes))
+        #expect(upper.memoryImage(forKey: "k", options: [], framesOnDemand: false) == nil)
+    }
+
     /// The validators and the end of a load reach the caches behind the first.
     @Test func validatorsAndLoadEndsGoToEveryTier() async {
         let first = MockImageCache(looksUpMemoryDuringCall: true)

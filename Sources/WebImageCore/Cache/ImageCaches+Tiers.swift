@@ -85,13 +85,17 @@ extension ImageCaches {
     }
 
     /// Stores what a lower cache found into each of `caches`, in the tiers the context's store type names (all
-    /// when it names none; the disk tier alone for bytes without an image). Nothing waits for the stores; a store
-    /// that fails leaves that cache as it was.
+    /// when it names none; the disk tier alone for bytes without an image, and for an image decoded to a
+    /// thumbnail of a full-size entry). Nothing waits for the stores; a store that fails leaves that cache as it
+    /// was.
     static func fill(
         _ caches: [any ImageCaching], image: Image?, data: Data?, key: String, options: ImageOptions, context: ImageContext
     ) {
         var cacheType = context.storeCacheType ?? .all
-        if image == nil { cacheType = cacheType.withoutMemory }
+        // An image decoded to a thumbnail stands in memory for the full image under no key: its bytes fill the
+        // disk tiers alone (a cache's own disk look-up keeps such an image under the thumbnail's key).
+        let isThumbnail = context.thumbnailPixelSize.map { !$0.isEmpty } ?? false
+        if image == nil || (isThumbnail && !ImageCacheKeys.isThumbnailKey(key)) { cacheType = cacheType.withoutMemory }
         guard cacheType != .none, image != nil || data != nil else { return }
         var context = context
         context.callbackQueue = .inline
