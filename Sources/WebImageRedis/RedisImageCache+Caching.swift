@@ -21,6 +21,10 @@ extension RedisImageCache: ImageCaching {
     /// (``ImageContext/storeCacheType``) claims the key across the fleet, or waits for the process that holds the
     /// claim (see <doc:RunningAFleet>). Bytes that do not decode are a miss. Cancelling the token ends a fleet
     /// wait at its next poll and skips the decode.
+    ///
+    /// An image manager stores what it loads after a miss, and says when its load has ended. Code of your own
+    /// that queries and then stores nothing calls ``loadEnded(forKey:)``, or sets the context's store type
+    /// without the disk, so that other processes do not wait on the claim until it expires.
     @discardableResult
     public func query(
         key: String,
