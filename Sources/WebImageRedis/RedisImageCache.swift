@@ -54,6 +54,8 @@ public final class RedisImageCache: Sendable {
 
     let pool: RedisConnectionPool
     private let executor: BoundedExecutor
+    /// The commands submitted and not yet ended, for ``flush(callbackQueue:completion:)``.
+    private let pendingCommands = PendingWork()
     /// Where a query's bytes are decoded.
     let decodingExecutor: BoundedExecutor
     let breaker: RedisCircuitBreaker
@@ -159,6 +161,23 @@ public final class RedisImageCache: Sendable {
         }
     }
 
+    /// Calls `completion` once every command asked for before this call has ended: the stores, removals and
+    /// claim releases already submitted. For a process about to exit, whose last stores and passed claims would
+    /// otherwise be lost (other processes would then wait on those claims until they expire). A fleet wait in
+    /// progress is not waited for.
+    ///
+    /// - Parameter completion: Runs once, on `callbackQueue`.
+    public func flush(callbackQueue: CallbackQueue = .default, completion: @escaping @Sendable () -> Void) {
+        pendingCommands.whenDone { callbackQueue.execute(duringCall: false, onFreeGlobalThread: true, completion) }
+    }
+
+    /// Waits until every command asked for before this call has ended; see ``flush(callbackQueue:completion:)``.
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            flush(callbackQueue: .inline) { continuation.resume() }
+        }
+    }
+
     /// Removes every entry under ``RedisImageCacheConfig/keyPrefix`` (fleet claims included), walking the keys
     /// with SCAN in steps of 500 and unlinking each step's: the server stays responsive, and entries stored
     /// during the walk may remain.
@@ -200,7 +219,9 @@ public final class RedisImageCache: Sendable {
             return
         }
         let pool = pool
+        let ticket = pendingCommands.begin()
         executor.submitWithFollowUp { [self] in
+            defer { pendingCommands.end(ticket) }
             let result: Result<T, WebImageError>
             do throws(RedisError) {
                 result = .success(try pool.withConnection(work))
