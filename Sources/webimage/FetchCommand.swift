@@ -73,8 +73,11 @@ struct FetchCommand: ParsableCommand {
     func run() throws {
         let list = try ManagerOptions.urlList(urls, file: input)
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-        let (manager, downloader) = self.manager.makeManager()
-        defer { downloader.invalidate() }
+        let (manager, downloader, drain) = self.manager.makeManager()
+        defer {
+            drain()
+            downloader.invalidate()
+        }
 
         var context = ImageContext()
         context.callbackQueue = .global

@@ -67,21 +67,36 @@ struct ManagerOptions: ParsableArguments {
 
     /// The cache these options name: the local one, with the shared tier behind it when one is given. The
     /// shared tier's keys are under the namespace, and its warnings go to standard error.
-    private func makeCache(coder: ImageCoderRegistry) -> any ImageCaching {
+    private func makeCache(coder: ImageCoderRegistry) -> (cache: any ImageCaching, drain: @Sendable () -> Void) {
         let root = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let local = ImageCache(namespace: namespace, root: root, coder: coder)
-        guard let sharedCache, var config = try? RedisImageCacheConfig(url: sharedCache) else { return local }
+        guard let sharedCache, var config = try? RedisImageCacheConfig(url: sharedCache) else {
+            return (local, { Self.wait { local.flush(completion: $0) } })
+        }
         config.keyPrefix = "swift-web-image:\(namespace):"
         if let sharedCacheCertificates { config.tls?.trustedCertificatesFile = sharedCacheCertificates }
         var logger = Logger(label: "webimage.shared-cache") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         let shared = RedisImageCache(config: config, coder: coder, logger: logger)
-        return ImageCaches(tiers: [local, shared])
+        // The local fills of what Redis answered, then the claims passed and the stores sent.
+        let drain: @Sendable () -> Void = {
+            Self.wait { local.flush(completion: $0) }
+            Self.wait { shared.flush(completion: $0) }
+        }
+        return (ImageCaches(tiers: [local, shared]), drain)
+    }
+
+    /// Blocks until `start` calls its completion, or 30 s have passed.
+    private static func wait(_ start: (@escaping @Sendable () -> Void) -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        start { done.signal() }
+        _ = done.wait(timeout: .now() + 30)
     }
 
     /// A manager over the cache these options name and a downloader with their settings; invalidate the
-    /// downloader when done.
-    func makeManager() -> (manager: ImageManager, downloader: ImageDownloader) {
+    /// downloader when done, and call `drain` before the process ends, which waits (at most 30 s for each tier)
+    /// for the cache writes and shared-tier commands the loads left under way.
+    func makeManager() -> (manager: ImageManager, downloader: ImageDownloader, drain: @Sendable () -> Void) {
         var config = ImageDownloaderConfig()
         config.maxConcurrentDownloads = concurrency
         config.downloadTimeout = timeout
@@ -98,9 +113,9 @@ struct ManagerOptions: ParsableArguments {
         }
         let registry = ImageCoderRegistry.shared
         let downloader = ImageDownloader(config: config, coder: registry)
-        let cache = makeCache(coder: registry)
+        let (cache, drain) = makeCache(coder: registry)
         let loader = ImageLoaders([DataURLImageLoader(coder: registry), downloader])
-        return (ImageManager(cache: cache, loader: loader, coder: registry), downloader)
+        return (ImageManager(cache: cache, loader: loader, coder: registry), downloader, drain)
     }
 
     /// The URLs of the arguments and of the list file.

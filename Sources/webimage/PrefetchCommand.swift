@@ -38,8 +38,11 @@ struct PrefetchCommand: ParsableCommand {
         guard list.count == strings.count else {
             throw ValidationError("not a URL: \(CredentialRedaction.redacting(strings.first { URL(string: $0) == nil } ?? ""))")
         }
-        let (manager, downloader) = self.manager.makeManager()
-        defer { downloader.invalidate() }
+        let (manager, downloader, drain) = self.manager.makeManager()
+        defer {
+            drain()
+            downloader.invalidate()
+        }
         let prefetcher = ImagePrefetcher(manager: manager)
         prefetcher.maxConcurrentPrefetchCount = self.manager.concurrency
 
