@@ -20,37 +20,47 @@ import WebImageTestSupport
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// A `fetch` process started, with its output gathered in a file.
+    /// A `fetch` process started, with its output and its standard error gathered in files.
     struct Fetch {
         let process: Process
         let output: URL
+        let errors: URL
 
-        /// Waits for the exit, at most `timeout` (then kills it), and reads the JSON lines it printed.
-        func finish(timeout: Duration = .seconds(60)) async -> (status: Int32, lines: [[String: Any]]) {
+        /// Waits for the exit, at most `timeout` (then kills it), and reads the JSON lines it printed and what it
+        /// wrote to standard error.
+        func finish(timeout: Duration = .seconds(60)) async -> (status: Int32, lines: [[String: Any]], errors: String) {
             if await !waitUntil(timeout: timeout, { !process.isRunning }) {
                 kill(process.processIdentifier, SIGKILL)
                 _ = await waitUntil(timeout: .seconds(5)) { !process.isRunning }
             }
             process.waitUntilExit()
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").compactMap { line in
+            let lines = Self.read(output).split(separator: "\n").compactMap { line in
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
             }
-            return (process.terminationStatus, lines)
+            return (process.terminationStatus, lines, Self.read(errors))
+        }
+
+        private static func read(_ file: URL) -> String {
+            guard let handle = try? FileHandle(forReadingFrom: file) else { return "" }
+            defer { try? handle.close() }
+            return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
         }
     }
 
     func start(_ url: URL, folder: String, _ arguments: [String] = []) throws -> Fetch {
-        let output = root.appendingPathComponent("\(folder)-\(UUID().uuidString).jsonl")
+        let name = "\(folder)-\(UUID().uuidString)"
+        let output = root.appendingPathComponent(name + ".jsonl")
+        let errors = root.appendingPathComponent(name + ".stderr")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
         process.executableURL = BuiltTools.webimage
         process.arguments = ["fetch", url.absoluteString, "--json", "--cache-dir", root.appendingPathComponent(folder).path,
                              "--shared-cache", "redis://127.0.0.1:\(redis.port)"] + arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        return Fetch(process: process, output: output)
+        return Fetch(process: process, output: output, errors: errors)
     }
 
     static func result(_ lines: [[String: Any]], for url: URL) -> [String: Any]? {
@@ -63,21 +73,21 @@ import WebImageTestSupport
         try await withTestHTTPServer { origin in
             let url = origin.url("/image/jpeg/photo.jpg?delay_ms=400")
             let fetches = try (0..<4).map { try start(url, folder: "p\($0)", mode) }
+            var finished: [(status: Int32, lines: [[String: Any]], errors: String)] = []
+            for fetch in fetches { finished.append(await fetch.finish()) }
             var sources: [String] = []
-            for fetch in fetches {
-                let (status, lines) = await fetch.finish()
-                #expect(status == 0, "\(lines)")
-                let line = try #require(Self.result(lines, for: url))
-                #expect(line["ok"] as? Bool == true)
-                sources.append(line["source"] as? String ?? "?")
+            for (status, lines, errors) in finished {
+                #expect(status == 0, "\(lines) \(errors)")
+                #expect(Self.result(lines, for: url)?["ok"] as? Bool == true)
+                sources.append(Self.result(lines, for: url)?["source"] as? String ?? "?")
             }
             #expect(origin.requestCount(forPath: "/image/jpeg/photo.jpg") == 1)
             #expect(sources.filter { $0 == "none" }.count == 1, "one loaded, the others were answered: \(sources)")
 
             // Later: a fifth process with an empty folder is answered by Redis; the first one by its own disk.
-            let (_, fresh) = try await start(url, folder: "p4", mode).finish()
+            let (_, fresh, _) = try await start(url, folder: "p4", mode).finish()
             #expect(Self.result(fresh, for: url)?["source"] as? String == "disk")
-            let (_, again) = try await start(url, folder: "p0", mode).finish()
+            let (_, again, _) = try await start(url, folder: "p0", mode).finish()
             #expect(Self.result(again, for: url)?["source"] as? String == "disk")
             #expect(origin.requestCount(forPath: "/image/jpeg/photo.jpg") == 1)
         }
@@ -101,9 +111,10 @@ import WebImageTestSupport
             let clock = ContinuousClock()
             let started = clock.now
             let waiters = try (0..<3).map { try start(url, folder: "w\($0)", ["--data"]) }
-            for waiter in waiters {
-                let (status, lines) = await waiter.finish()
-                #expect(status == 0, "\(lines)")
+            var finished: [(status: Int32, lines: [[String: Any]], errors: String)] = []
+            for waiter in waiters { finished.append(await waiter.finish()) }
+            for (status, lines, errors) in finished {
+                #expect(status == 0, "\(lines) \(errors)")
                 #expect(Self.result(lines, for: url)?["ok"] as? Bool == true)
             }
             // The claim's 10 s, the origin's 2 s, and room for a loaded machine.
