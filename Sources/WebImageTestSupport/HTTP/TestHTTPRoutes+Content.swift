@@ -1,10 +1,12 @@
 import NIOHTTP1
 import NIOHTTPCompression
+import WebImageCore
 
 /// The routes that serve bodies as they should be served.
 ///
-/// - `/image/<name>[?delay_ms=M]`: a fixture (``TestHTTPFixtureCatalog``), its Content-Type from the extension,
-///   Content-Length; after M ms (default 0) when asked.
+/// - `/image/<name>[?delay_ms=M][&first_delay_ms=F]`: a fixture (``TestHTTPFixtureCatalog``), its Content-Type from
+///   the extension, Content-Length; after M ms (default 0) when asked, or after F ms for the first request with this
+///   path and query only (a slow origin that a later request finds fast).
 /// - `/generated?bytes=N[&seed=S][&delay_ms=M]`: N deterministic pseudo-random bytes (SplitMix64 from S, default
 ///   1, each output word little-endian), after M ms (default 0, as a network's latency would add), as
 ///   `application/octet-stream`. Not an image: this target cannot encode images; real images come from `/image/`.
@@ -19,11 +21,15 @@ extension TestHTTPRoutes {
     static let compressMarker = "x-test-server-compress"
 
     func registerContentRoutes(_ fixtures: TestHTTPFixtureCatalog) {
+        let delayedOnce = Locked(Set<String>())
         registerPrefix("/image/") { request, responder in
             guard let entry = fixtures.entry(request.remainder) else {
                 return responder.respond(status: 404, text: "no fixture \(request.remainder)\n")
             }
-            let delay = max(0, min(request.int("delay_ms", default: 0), 60_000))
+            var delay = max(0, min(request.int("delay_ms", default: 0), 60_000))
+            let firstDelay = max(0, min(request.int("first_delay_ms", default: 0), 60_000))
+            let identity = request.path + "?" + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            if firstDelay > 0, delayedOnce.withLock({ $0.insert(identity).inserted }) { delay = firstDelay }
             guard delay > 0 else {
                 return responder.respond(status: 200, headers: [("Content-Type", entry.contentType)], body: entry.bytes)
             }
