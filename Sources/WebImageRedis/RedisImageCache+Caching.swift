@@ -17,9 +17,9 @@ import WebImageCore
 /// The calls of ``RedisImageCache``'s own data API report those failures.
 extension RedisImageCache: ImageCaching {
     /// Looks `key` up when `cacheType` includes the disk tier, and decodes the bytes found with the context's
-    /// coder (or ``coder``) and decode options on ``decodingExecutor``. A miss whose context stores to disk
-    /// (``ImageContext/storeCacheType``) claims the key across the fleet, or waits for the process that holds the
-    /// claim (see <doc:RunningAFleet>). Bytes that do not decode are a miss. Cancelling the token ends a fleet
+    /// coder (or ``coder``) and decode options on ``decodingExecutor``. A miss whose load stores the key on disk
+    /// afterwards (by the context's store types, and without `fromCacheOnly`) claims the key across the fleet, or
+    /// waits for the process that holds the claim (see <doc:RunningAFleet>). Bytes that do not decode are a miss. Cancelling the token ends a fleet
     /// wait at its next poll and skips the decode.
     ///
     /// An image manager stores what it loads after a miss, and says when its load has ended. Code of your own
@@ -38,7 +38,7 @@ extension RedisImageCache: ImageCaching {
             promise.succeed(.miss)
             return token
         }
-        let claims = (context.storeCacheType ?? .all).includesDisk
+        let claims = !options.contains(.fromCacheOnly) && Self.storesToDisk(key: key, context: context)
         let coder = context.imageCoder ?? self.coder
         let decodeOptions = context.decodeOptions(for: options, cacheKey: key)
         sharedData(forKey: key, claims: claims, isWanted: { !promise.isFinished }) { [decodingExecutor] data in
@@ -57,6 +57,17 @@ extension RedisImageCache: ImageCaching {
             }
         }
         return token
+    }
+
+    /// Whether the load that queries `key` with `context` stores it on disk after a miss: a thumbnail's query of
+    /// the full-size key stores the original as ``ImageContext/originalStoreCacheType`` says (disk by default),
+    /// any other query as ``ImageContext/storeCacheType`` says.
+    static func storesToDisk(key: String, context: ImageContext) -> Bool {
+        let isThumbnail = context.thumbnailPixelSize.map { !$0.isEmpty } ?? false
+        if isThumbnail, !ImageCacheKeys.isThumbnailKey(key) {
+            return (context.originalStoreCacheType ?? .disk).includesDisk
+        }
+        return (context.storeCacheType ?? .all).includesDisk
     }
 
     /// Stores the bytes of `image` under `key` when `cacheType` includes the disk tier: `data` when given, else
@@ -88,7 +99,7 @@ extension RedisImageCache: ImageCaching {
         }
         // Taken now, before any encode: the load's end (``loadEnded(forKey:)``) must not pass a claim whose
         // bytes are on their way.
-        let token = claims.take(key)
+        let token = claims.takeForStore(key)
         let encodeOptions = context.encodeOptions ?? ImageEncodeOptions()
         if let bytes = data ?? image.flatMap({ ImageCache.originalData(of: $0, encodeOptions: encodeOptions) }) {
             storeBytes(bytes, forKey: key, token: token, complete: complete)

@@ -13,13 +13,15 @@ import WebImageCore
 /// - The claim is a Redis key of its own (``claimKey(forKey:)``) holding a token of this process, set only when
 ///   no entry and no claim is there, in one script with the look-up, and expiring after
 ///   ``RedisImageCacheConfig/claimTimeToLive``.
-/// - The holder's store writes the entry and deletes its claim in one script. A holder that cannot store the
-///   bytes (too large) leaves the word `pass` in the claim instead: the waiters load for themselves at once.
+/// - The holder's store writes the entry and deletes its claim in one script; a store that fails deletes the
+///   claim alone. A holder whose loads all end without storing (or whose bytes are too large) leaves the word
+///   `pass` in the claim for a moment instead: the waiters load for themselves at once.
 /// - A waiter polls, 5 ms after the first look-up and twice as long after each poll up to 100 ms, for at most
 ///   ``RedisImageCacheConfig/maxFleetWait``: the bytes end the wait; a claim that vanished without them (its
-///   holder crashed, or its load failed and the claim expired) is taken by the first waiter to see it, which
-///   loads; the others wait on. When the wait runs out, the waiter loads for itself.
-/// - A process never waits on its own claim: a second miss of a key it holds is a plain look-up.
+///   holder crashed, or its claim expired) is taken by the first waiter to see it, which loads; the others wait
+///   on. When the wait runs out, the waiter loads for itself.
+/// - A process asks for a key's claim once at a time: a second look-up of the key while its claim is asked for or
+///   held is a plain read, which neither claims nor waits (``FleetClaims``).
 extension RedisImageCache {
     /// The Redis key of the fleet claim on `key`: the prefix, `claim:`, then the key.
     public func claimKey(forKey key: String) -> String {
@@ -33,6 +35,7 @@ extension RedisImageCache {
         if v then return {1, v} end
         local c = redis.call('GET', KEYS[2])
         if c == 'pass' then return {4} end
+        if c == ARGV[1] then return {2} end
         if c then return {3} end
         redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
         return {2}
@@ -45,8 +48,7 @@ extension RedisImageCache {
         return 1
         """
 
-    /// Replaces this process's claim with `pass`, for the rest of its time, so that the waiters load for
-    /// themselves.
+    /// Replaces this process's claim with `pass` for a moment, so that the waiters load for themselves.
     static let passScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then
             redis.call('SET', KEYS[1], 'pass', 'PX', ARGV[2])
@@ -54,6 +56,16 @@ extension RedisImageCache {
         end
         return 0
         """
+
+    /// Deletes this process's claim: what a failed store does (a full server still takes a DEL).
+    static let releaseScript = """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+        return 0
+        """
+
+    /// How long a passed claim stands: long enough for the waiters' polls (at most 100 ms apart) to see it, short
+    /// enough that the next misses of the key claim it again.
+    var passLifetime: Duration { min(config.claimTimeToLive, .seconds(2)) }
 
     /// What one look-up of the fleet script said.
     enum FleetAnswer: Sendable {
@@ -75,28 +87,36 @@ extension RedisImageCache {
     ) {
         guard !key.isEmpty else { return completion(nil) }
         let started = ContinuousClock.now
-        guard wantsClaim, config.usesFleetSingleFlight, !claims.holds(key) else {
+        let start = wantsClaim && config.usesFleetSingleFlight ? claims.start(key) : .read
+        guard case .claim(let token) = start else {
             data(forKey: key, callbackQueue: .inline) { [self] result in
                 completion(lookedUp(key, result, since: started))
             }
             return
         }
-        let token = claims.makeToken()
         lookUpOrClaim(key, token: token) { [self] result in
             switch result {
             case .failure(let error):
+                claims.notClaimed(key)
                 completion(lookedUp(key, .failure(error), since: started))
             case .success(.found(let data)):
+                claims.notClaimed(key)
                 completion(lookedUp(key, .success(data), since: started))
             case .success(.claimed):
                 _ = lookedUp(key, .success(nil), since: started)
-                claims.hold(key, token: token, expires: started + config.claimTimeToLive)
-                debugLog?.debug("fleet claim taken", metadata: ["key": LogMetadata.key(key)])
+                if claims.claimed(key, token: token, expires: started + config.claimTimeToLive) {
+                    debugLog?.debug("fleet claim taken", metadata: ["key": LogMetadata.key(key)])
+                } else {
+                    // Every load that looked the key up ended while the claim was asked for.
+                    pass(key, token: token)
+                }
                 completion(nil)
             case .success(.passed):
+                claims.notClaimed(key)
                 _ = lookedUp(key, .success(nil), since: started)
                 completion(nil)
             case .success(.heldElsewhere):
+                claims.notClaimed(key)
                 _ = lookedUp(key, .success(nil), since: started)
                 debugLog?.debug("fleet wait begins", metadata: ["key": LogMetadata.key(key)])
                 poll(key, token: token, attempt: 0, deadline: started + config.maxFleetWait, isWanted: isWanted, completion: completion)
@@ -121,13 +141,13 @@ extension RedisImageCache {
 
     /// Counts and logs a failure of the shared tier that the load goes on without.
     func failed(_ error: WebImageError, key: String, doing what: String) {
-        let skipped = breaker.isOpen && error.code == .cannotConnect
+        let skipped = error.code == .cannotConnect && error.message.hasPrefix(Self.refusalPrefix)
         if what == "look-up" {
             metrics?.record(skipped ? RedisMetricsRecorder.Lookup.skipped : .error)
         } else {
             metrics?.record(skipped ? RedisMetricsRecorder.Store.skipped : .error)
         }
-        // The breaker's refusals are logged once, when it opens.
+        // Commands not sent are logged once, when the breaker opens; a full queue is the metric's to show.
         guard !skipped else { return }
         warningLog?.warning("Redis \(what) failed; the load goes on without the shared tier", metadata: [
             "key": LogMetadata.key(key), "error_code": "\(error.code)", "error": "\(CredentialRedaction.redacting(error.message))",
@@ -162,11 +182,15 @@ extension RedisImageCache {
                     completion(data)
                 case .success(.claimed):
                     metrics?.record(.claimed)
-                    claims.hold(key, token: token, expires: ContinuousClock.now + config.claimTimeToLive)
+                    guard isWanted() else {
+                        pass(key, token: token)
+                        return completion(nil)
+                    }
+                    claims.tookOver(key, token: token, expires: ContinuousClock.now + config.claimTimeToLive)
                     debugLog?.debug("fleet claim taken over from a holder that is gone", metadata: ["key": LogMetadata.key(key)])
                     completion(nil)
                 case .success(.passed):
-                    metrics?.record(.claimed)
+                    metrics?.record(.passed)
                     completion(nil)
                 case .success(.heldElsewhere):
                     poll(key, token: token, attempt: attempt + 1, deadline: deadline, isWanted: isWanted, completion: completion)
@@ -201,7 +225,8 @@ extension RedisImageCache {
     }
 
     /// Stores `data` under `key`, releasing the claim `token` holds on it (taken from ``claims`` by the caller);
-    /// a claim whose data is too large to store is passed, so that the waiters load for themselves.
+    /// a claim whose data is too large to store is passed, and one whose store fails is deleted, so that the
+    /// waiters load for themselves.
     func storeReleasingClaim(
         _ data: Data, forKey key: String, token: String?,
         completion: @escaping @Sendable (Result<StoreOutcome, WebImageError>) -> Void
@@ -217,25 +242,38 @@ extension RedisImageCache {
         let dataKey = redisKey(forKey: key)
         let claimKey = claimKey(forKey: key)
         let timeToLive = Data(String(RedisConnection.wholeMilliseconds(config.timeToLive)).utf8)
-        perform(redisKey: dataKey, callbackQueue: .inline, completion: completion) { connection throws(RedisError) in
+        perform(redisKey: dataKey, callbackQueue: .inline, completion: { [self] (result: Result<StoreOutcome, WebImageError>) in
+            if case .failure = result { release(key, token: token) }
+            completion(result)
+        }) { connection throws(RedisError) in
             _ = try connection.evaluate(Self.storeScript, keys: [dataKey, claimKey], arguments: [data, timeToLive, Data(token.utf8)])
             return StoreOutcome.stored
         }
     }
 
-    /// Passes this process's claim on `key`, if it still holds one, so that the waiters load for themselves.
+    /// Passes this process's claim on `key` once the last load of this process that looked it up has ended
+    /// without storing it, so that the waiters load for themselves. A load that did store has already released it.
     public func loadEnded(forKey key: String) {
-        guard let token = claims.take(key) else { return }
+        guard let token = claims.loadEnded(key) else { return }
         pass(key, token: token)
     }
 
-    /// Replaces the claim `token` holds on `key` with `pass`.
+    /// Replaces the claim `token` holds on `key` with `pass`, for ``passLifetime``.
     func pass(_ key: String, token: String) {
         let claimKey = claimKey(forKey: key)
-        let remaining = Data(String(RedisConnection.wholeMilliseconds(config.claimTimeToLive)).utf8)
+        let lifetime = Data(String(RedisConnection.wholeMilliseconds(passLifetime)).utf8)
         debugLog?.debug("fleet claim passed: the load stores nothing here", metadata: ["key": LogMetadata.key(key)])
         perform(redisKey: claimKey, callbackQueue: .inline, completion: nil) { connection throws(RedisError) in
-            _ = try connection.evaluate(Self.passScript, keys: [claimKey], arguments: [Data(token.utf8), remaining])
+            _ = try connection.evaluate(Self.passScript, keys: [claimKey], arguments: [Data(token.utf8), lifetime])
+        }
+    }
+
+    /// Deletes the claim `token` holds on `key`, after a store that failed. Best effort: a server that failed the
+    /// store may fail this too, and the claim then expires.
+    func release(_ key: String, token: String) {
+        let claimKey = claimKey(forKey: key)
+        perform(redisKey: claimKey, callbackQueue: .inline, completion: nil) { connection throws(RedisError) in
+            _ = try connection.evaluate(Self.releaseScript, keys: [claimKey], arguments: [Data(token.utf8)])
         }
     }
 }

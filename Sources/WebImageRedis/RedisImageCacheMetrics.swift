@@ -7,7 +7,7 @@ import WebImageCore
 /// |---|---|---|---|
 /// | `webimage_redis_lookups_total` | counter | `result`: `hit`, `miss`, `error`, `skipped` | look-ups of the cache tier (`skipped`: the breaker was open) |
 /// | `webimage_redis_stores_total` | counter | `result`: `stored`, `too_large`, `error`, `skipped` | stores into the tier |
-/// | `webimage_redis_fleet_waits_total` | counter | `result`: `found`, `claimed`, `timed_out` | misses that waited for another process: the bytes came, the claim passed to this process, or the wait ran out |
+/// | `webimage_redis_fleet_waits_total` | counter | `result`: `found`, `claimed`, `passed`, `timed_out` | misses that waited for another process: the bytes came, this process took over the claim of a holder that was gone, the holder passed its claim, or the wait ran out |
 /// | `webimage_redis_breaker_transitions_total` | counter | `state`: `open`, `closed` | the circuit breaker opening and closing |
 /// | `webimage_redis_lookup_duration` | timer | `result`: `hit`, `miss` | one look-up's round trip (a fleet wait excluded) |
 ///
@@ -29,7 +29,7 @@ public enum RedisImageCacheMetrics {
 final class RedisMetricsRecorder: Sendable {
     enum Lookup: String, CaseIterable { case hit, miss, error, skipped }
     enum Store: String, CaseIterable { case stored, too_large, error, skipped }
-    enum Wait: String, CaseIterable { case found, claimed, timed_out }
+    enum Wait: String, CaseIterable { case found, claimed, passed, timed_out }
 
     private let lookups: [String: Counter]
     private let stores: [String: Counter]
