@@ -36,6 +36,9 @@ package final class RedisConnection: @unchecked Sendable {
         package var database: Int
         /// The password to send with AUTH after connecting; nil sends none.
         package var password: String?
+        /// The ACL user to authenticate as (Redis 6 and later), with ``password``; nil authenticates as the
+        /// default user.
+        package var username: String?
         /// The longest a connect may take.
         package var connectTimeout: Duration
         /// The longest a command may wait for its reply (the socket's send and receive timeout).
@@ -44,13 +47,14 @@ package final class RedisConnection: @unchecked Sendable {
         package var tls: RedisTLSOptions?
 
         package init(
-            host: String, port: Int, database: Int = 0, password: String? = nil,
+            host: String, port: Int, database: Int = 0, password: String? = nil, username: String? = nil,
             connectTimeout: Duration = .seconds(1), commandTimeout: Duration = .seconds(1), tls: RedisTLSOptions? = nil
         ) {
             self.host = host
             self.port = port
             self.database = database
             self.password = password
+            self.username = username
             self.connectTimeout = connectTimeout
             self.commandTimeout = commandTimeout
             self.tls = tls
@@ -118,7 +122,8 @@ package final class RedisConnection: @unchecked Sendable {
                 throw RedisError(.cannotConnect, "the command timeout could not be set")
             }
             if let password = options.password {
-                _ = try send([Data("AUTH".utf8), Data(password.utf8)], on: context)
+                let user = options.username.map { [Data($0.utf8)] } ?? []
+                _ = try send([Data("AUTH".utf8)] + user + [Data(password.utf8)], on: context)
             }
             if options.database != 0 {
                 _ = try send([Data("SELECT".utf8), Data(String(options.database).utf8)], on: context)

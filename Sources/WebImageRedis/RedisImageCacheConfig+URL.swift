@@ -6,11 +6,12 @@ import Foundation
 import WebImageCore
 
 extension RedisImageCacheConfig {
-    /// A configuration for the server a `redis://[:PASSWORD@]HOST[:PORT][/DB]` URL names, with the defaults
+    /// A configuration for the server a `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` URL names, with the defaults
     /// otherwise: port 6379 and database 0 when left out. `rediss://` speaks TLS, trusting the system's store
     /// (``RedisTLSOptions``).
     ///
-    /// - Throws: `invalidURL` for another scheme, a missing host, or a port or database that is not a number.
+    /// - Throws: `invalidURL` for another scheme, a missing host, a port out of range, or a database that is not a
+    ///   number.
     public init(url string: String) throws(WebImageError) {
         guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased() else {
             throw WebImageError(.invalidURL, "not a Redis URL: \(CredentialRedaction.redacting(string))")
@@ -21,7 +22,11 @@ extension RedisImageCacheConfig {
         guard let host = components.host, !host.isEmpty else {
             throw WebImageError(.invalidURL, "a Redis URL needs a host: \(CredentialRedaction.redacting(string))")
         }
-        self.init(host: host, port: components.port ?? 6379)
+        let port = components.port ?? 6379
+        guard (1...65_535).contains(port) else {
+            throw WebImageError(.invalidURL, "the port of a Redis URL is 1 to 65535: \(CredentialRedaction.redacting(string))")
+        }
+        self.init(host: host, port: port)
         if scheme == "rediss" { tls = RedisTLSOptions() }
         let path = components.path.drop { $0 == "/" }
         if !path.isEmpty {
@@ -30,8 +35,10 @@ extension RedisImageCacheConfig {
             }
             self.database = database
         }
+        // URLComponents decodes the user information once; decoding it again would turn "%2541" into "A".
         if let password = components.password, !password.isEmpty {
-            self.password = password.removingPercentEncoding ?? password
+            self.password = password
+            if let user = components.user, !user.isEmpty { username = user }
         }
     }
 }

@@ -17,6 +17,8 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     public var database = 0
     /// The password to send with AUTH on each new connection; nil, the default, sends none.
     public var password: String?
+    /// The ACL user (Redis 6 and later) that AUTH names with ``password``; nil, the default, is the default user.
+    public var username: String?
     /// Put before every key, so that several caches (or applications) share a server without seeing each
     /// other's entries; `swift-web-image:` by default.
     public var keyPrefix = "swift-web-image:"
@@ -59,7 +61,7 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     /// The options of each connection.
     var connectionOptions: RedisConnection.Options {
         RedisConnection.Options(
-            host: host, port: port, database: database, password: password,
+            host: host, port: port, database: database, password: password, username: username,
             connectTimeout: connectTimeout, commandTimeout: commandTimeout, tls: tls
         )
     }
