@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import Logging
 import CoreMetrics
 import WebImageCore
@@ -94,7 +95,11 @@ public final class RedisImageCache: Sendable {
             capacity: config.poolSize,
             borrowTimeout: config.connectTimeout + config.commandTimeout
         )
-        executor = BoundedExecutor(width: pool.capacity)
+        // Each command blocks its thread until the reply: a queue of the cache's own, so that a slow server does
+        // not hold the global queue's threads, which decoding and the callbacks share.
+        executor = BoundedExecutor(
+            width: pool.capacity, queue: DispatchQueue(label: "swift-web-image.redis", qos: .userInitiated, attributes: .concurrent)
+        )
         breaker = RedisCircuitBreaker(threshold: config.breakerThreshold, openDuration: config.breakerOpenDuration)
         claims = FleetClaims()
         metrics = RedisMetricsRecorder.make(metricsFactory)
@@ -202,19 +207,29 @@ public final class RedisImageCache: Sendable {
     }
 
     /// Runs `work` on a pooled connection on the executor, then hands its result, or its error as a
-    /// ``WebImageError``, to `completion` once, on `callbackQueue`. While the circuit breaker is open, `work` does
-    /// not run and the result is `cannotConnect`, during the call when `callbackQueue` allows it.
+    /// ``WebImageError``, to `completion` once, on `callbackQueue`. While the circuit breaker is open, or when
+    /// ``RedisImageCacheConfig/maxQueuedCommands`` already wait, `work` does not run and the result is
+    /// `cannotConnect` (its message beginning with ``refusalPrefix``), during the call when `callbackQueue` allows.
     func perform<T: Sendable>(
         redisKey: String,
         callbackQueue: CallbackQueue,
         completion: (@Sendable (Result<T, WebImageError>) -> Void)?,
         work: @escaping @Sendable (RedisConnection) throws(RedisError) -> T
     ) {
+        // A server that answers just within its timeouts never opens the breaker: the queue's bound keeps the
+        // commands waiting behind it (and the bytes of their stores) from growing without end.
+        guard executor.waitingCount < config.maxQueuedCommands else {
+            guard let completion else { return }
+            let refusal = WebImageError(.cannotConnect, Self.refusalPrefix + "\(config.maxQueuedCommands) commands already wait for "
+                + "the Redis server at \(config.host):\(config.port); \(redisKey) is not sent")
+            callbackQueue.execute(duringCall: true) { completion(.failure(refusal)) }
+            return
+        }
         let admission = breaker.admit()
         guard admission != .refused else {
             guard let completion else { return }
-            let refusal = WebImageError(.cannotConnect, "the Redis server at \(config.host):\(config.port) is failing; "
-                + "the circuit breaker holds back commands for \(redisKey)")
+            let refusal = WebImageError(.cannotConnect, Self.refusalPrefix + "the Redis server at \(config.host):\(config.port) is "
+                + "failing; the circuit breaker holds back commands for \(redisKey)")
             callbackQueue.execute(duringCall: true) { completion(.failure(refusal)) }
             return
         }
@@ -238,6 +253,9 @@ public final class RedisImageCache: Sendable {
             return { callbackQueue.execute(duringCall: false, onFreeGlobalThread: true) { completion(result) } }
         }
     }
+
+    /// How the message of a command that was not sent (breaker open, queue full) begins.
+    static let refusalPrefix = "not sent: "
 
     /// Logs and counts the breaker opening or closing.
     private func report(_ transition: RedisCircuitBreaker.Transition) {

@@ -6,7 +6,7 @@ import WebImageCore
 /// var config = RedisImageCacheConfig(host: "cache.internal", port: 6379)
 /// config.keyPrefix = "thumbs:"
 /// config.timeToLive = .seconds(24 * 3600)
-/// let cache = RedisImageCache(config: config)
+/// let cache = RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
 /// ```
 public struct RedisImageCacheConfig: Sendable, Equatable {
     /// The server's host name or address.
@@ -46,6 +46,9 @@ public struct RedisImageCacheConfig: Sendable, Equatable {
     /// longer than ``claimTimeToLive``, so that when a holder crashed, the waiter that takes its claim over has
     /// time to load before the others give up on it.
     public var maxFleetWait: Duration = .seconds(20)
+    /// The most commands that wait for a free connection; a command beyond them is not sent (a look-up is a
+    /// miss, a store is dropped), so that a slow server costs bounded memory and no waiting. 64 by default.
+    public var maxQueuedCommands = 64
     /// The failures of the connection in a row (refused, timed out, lost) that open the circuit breaker; 3 by
     /// default.
     public var breakerThreshold = 3
@@ -71,10 +74,10 @@ extension RedisImageCacheConfig: CustomStringConvertible {
     /// The settings, with the password masked: a configuration printed to a log does not carry it.
     public var description: String {
         let password = password == nil ? "nil" : CredentialRedaction.mask
-        return "RedisImageCacheConfig(host: \(host), port: \(port), database: \(database), password: \(password), tls: \(tls != nil), "
+        return "RedisImageCacheConfig(host: \(host), port: \(port), database: \(database), username: \(username ?? "nil"), password: \(password), tls: \(tls != nil), "
             + "keyPrefix: \(keyPrefix), timeToLive: \(timeToLive), maxObjectSize: \(maxObjectSize), poolSize: \(poolSize), "
             + "connectTimeout: \(connectTimeout), commandTimeout: \(commandTimeout), usesFleetSingleFlight: \(usesFleetSingleFlight), "
-            + "claimTimeToLive: \(claimTimeToLive), maxFleetWait: \(maxFleetWait), breakerThreshold: \(breakerThreshold), "
+            + "claimTimeToLive: \(claimTimeToLive), maxFleetWait: \(maxFleetWait), maxQueuedCommands: \(maxQueuedCommands), breakerThreshold: \(breakerThreshold), "
             + "breakerOpenDuration: \(breakerOpenDuration))"
     }
 }

@@ -34,6 +34,14 @@ public final class BoundedExecutor: Sendable {
         queue = DispatchQueue.global(qos: qos)
     }
 
+    /// Creates an executor running at most `width` items at once (at least 1) on `queue`, a concurrent queue of
+    /// the caller's: for work that blocks on IO, which must not hold the global queue's threads, which decoding
+    /// and the callbacks share.
+    package init(width: Int, queue: DispatchQueue) {
+        self.width = max(1, width)
+        self.queue = queue
+    }
+
     /// Queues `work`; it runs on a global queue thread when a slot is free.
     public func submit(_ work: @escaping @Sendable () -> Void) {
         enqueue {
