@@ -75,7 +75,10 @@ static int connect_tcp(const char *host, int port, long timeout_ms, int *os_erro
         int status = connect(candidate, address->ai_addr, address->ai_addrlen);
         if (status < 0 && errno == EINPROGRESS) {
             struct pollfd waiting = { candidate, POLLOUT, 0 };
-            int ready = poll(&waiting, 1, (int)timeout_ms);
+            int ready;
+            do {
+                ready = poll(&waiting, 1, (int)timeout_ms);
+            } while (ready < 0 && errno == EINTR);
             if (ready == 0) {
                 errno = ETIMEDOUT;
             } else if (ready > 0) {
@@ -251,6 +254,12 @@ int wi_redis_tls_open(
         if (verified != X509_V_OK) {
             char what[256];
             snprintf(what, sizeof what, "the server's certificate did not verify: %s", X509_verify_cert_error_string(verified));
+            describe(message, message_size, what);
+        } else if (SSL_get_error(s->ssl, connected) == SSL_ERROR_WANT_READ || SSL_get_error(s->ssl, connected) == SSL_ERROR_WANT_WRITE) {
+            // The socket's timeout ran out: OpenSSL reports the EAGAIN behind it as a read or write to retry.
+            *os_error = ETIMEDOUT;
+            char what[256];
+            snprintf(what, sizeof what, "the TLS handshake with %s:%d timed out", host, port);
             describe(message, message_size, what);
         } else if (SSL_get_error(s->ssl, connected) == SSL_ERROR_SYSCALL && saved != 0) {
             *os_error = (saved == EAGAIN || saved == EWOULDBLOCK) ? ETIMEDOUT : saved;

@@ -5,6 +5,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One synchronous connection to a Redis server, over hiredis: each command writes its request and blocks the
 /// calling thread until the reply, or until the command timeout.
@@ -108,7 +111,10 @@ package final class RedisConnection: @unchecked Sendable {
         var osError: Int32 = 0
         let connected: UnsafeMutablePointer<redisContext>?
         if let tls = options.tls {
-            connected = redisConnectFd(try openTLS(options, tls))
+            let socket = try openTLS(options, tls)
+            connected = redisConnectFd(socket)
+            // Without a context nothing owns the socket: closing it ends the TLS session's thread.
+            if connected == nil { close(socket) }
         } else {
             connected = chiredis_connect(options.host, Int32(clamping: options.port), milliseconds(options.connectTimeout), &osError)
         }
