@@ -114,6 +114,62 @@ import WebImageTestSupport
         #expect(later.took < .seconds(20))
     }
 
+    /// A load cancelled while its claim was being asked for passes the claim once it arrives.
+    @Test func aCancelledQueryPassesTheClaimItGetsLater() async throws {
+        let holder = makeProcess { $0.claimTimeToLive = .seconds(60) }
+        holder.query(key: "k", options: [], context: ImageContext(), cacheType: .all) { _ in }.cancel()
+        holder.loadEnded(forKey: "k")
+        let answer = try #require(await lookUp(makeProcess { $0.maxFleetWait = .seconds(60) }, "k").wait())
+        #expect(answer.took < .seconds(20), "not the claim's 60 s")
+    }
+
+    /// Two misses of one key in one process at once: the second neither claims nor waits on the first's claim.
+    @Test func overlappingMissesInOneProcessDoNotWaitOnEachOther() async throws {
+        let cache = makeProcess { $0.maxFleetWait = .seconds(60) }
+        let first = lookUp(cache, "k")
+        let second = lookUp(cache, "k")
+        let answers = [await first.wait(), await second.wait()]
+        #expect(answers.allSatisfy { $0 != nil && $0!.took < .seconds(20) })
+    }
+
+    /// The claim belongs to every load of the process that looked the key up: one of them ending leaves it to the
+    /// others, and the store releases it.
+    @Test func theClaimStaysUntilTheLastLoadEnds() async throws {
+        let holder = makeProcess { $0.claimTimeToLive = .seconds(60) }
+        #expect(await holder.diskData(forKey: "k") == nil, "the first load claims")
+        #expect(await holder.diskData(forKey: "k") == nil, "the second reads")
+        holder.loadEnded(forKey: "k")
+        let waiter = lookUp(makeProcess { $0.maxFleetWait = .seconds(60) }, "k")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(waiter.value == nil, "the claim still holds")
+        try await holder.store(nil, data: bytes, key: "k", cacheType: .disk)
+        #expect(await waiter.wait()?.data == bytes)
+    }
+
+    /// A store the server refuses (full, with noeviction) deletes the claim: the waiters load at once.
+    @Test func aFailedStoreLetsTheWaitersGo() async throws {
+        let holder = makeProcess { $0.claimTimeToLive = .seconds(60) }
+        #expect(await holder.diskData(forKey: "k") == nil)
+        let admin = try holder.connectionForTests()
+        _ = try admin.command(["CONFIG", "SET", "maxmemory-policy", "noeviction"].map { Data($0.utf8) })
+        _ = try admin.command(["CONFIG", "SET", "maxmemory", "1"].map { Data($0.utf8) })
+        let waiter = lookUp(makeProcess { $0.maxFleetWait = .seconds(60) }, "k")
+        try await Task.sleep(for: .milliseconds(100))
+        try await holder.store(nil, data: bytes, key: "k", cacheType: .disk)
+        let answer = try #require(await waiter.wait())
+        #expect(answer.data == nil && answer.took < .seconds(20))
+    }
+
+    @Test func aCacheOnlyQueryDoesNotClaim() async throws {
+        let cache = makeProcess()
+        _ = try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageCacheQueryResult, any Error>) in
+            cache.query(key: "k", options: [.fromCacheOnly], context: ImageContext(), cacheType: .all) { result in
+                continuation.resume(with: result.mapError { $0 as any Error })
+            }
+        }
+        #expect(try cache.connectionForTests().exists(cache.claimKey(forKey: "k")) == false)
+    }
+
     /// Bytes over the size limit cannot be shared: the holder passes its claim.
     @Test func tooLargeForTheServerLetsTheWaitersGo() async throws {
         let holder = makeProcess {

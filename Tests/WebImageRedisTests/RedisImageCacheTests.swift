@@ -124,6 +124,24 @@ import WebImage
         #expect(try await cache.data(forKey: "k") == Data("in two".utf8))
     }
 
+    /// AUTH as an ACL user, as a `redis://USER:PASSWORD@` URL gives it; a wrong password is the server's error.
+    @Test func authenticatesAsAnACLUser() async throws {
+        let admin = try RedisConnection(options: server.connectionOptions())
+        _ = try admin.command(["ACL", "SETUSER", "images", "on", ">s3cret", "~*", "+@all"].map { Data($0.utf8) })
+        let cache = makeCache {
+            $0.username = "images"
+            $0.password = "s3cret"
+        }
+        try await cache.setData(Data("as images".utf8), forKey: "k")
+        #expect(try await cache.data(forKey: "k") == Data("as images".utf8))
+        let refused = makeCache {
+            $0.username = "images"
+            $0.password = "wrong"
+        }
+        let error = await #expect(throws: WebImageError.self) { try await refused.data(forKey: "k") }
+        #expect(error?.code == .badServerResponse, "\(String(describing: error))")
+    }
+
     /// No server: every call fails with `cannotConnect`, naming the key, well before the long timeouts. (The
     /// bound leaves room for a loaded machine, where the executor's global queue may start the work late.)
     @Test func failsQuicklyWithoutAServer() async throws {
