@@ -17,14 +17,17 @@ let package = Package(
         .package(path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         .executableTarget(
             name: "ThumbnailServer",
             dependencies: [
                 .product(name: "WebImage", package: libraryPackage),
+                .product(name: "WebImageRedis", package: libraryPackage),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
