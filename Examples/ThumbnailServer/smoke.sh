@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Examples/ThumbnailServer and checks it on loopback, against an origin that Python's http.server runs on a
-# temporary folder: the routes, the statuses errors map to, the ETag and 304, format negotiation, and a graceful
-# stop on SIGTERM. CI runs it (.ci/run). Exits non-zero, naming the check, at the first one that fails.
+# temporary folder: the routes, the statuses errors map to, the ETag and 304, format negotiation, a graceful stop
+# on SIGTERM, and two servers sharing a redis-server of their own (Scripts/setup.sh installs it) fetching a source
+# once between them. CI runs it (.ci/run). Exits non-zero, naming each check that fails.
 #
 #   Examples/ThumbnailServer/smoke.sh                       builds it (debug) first
 #   THUMBNAIL_SERVER=PATH Examples/ThumbnailServer/smoke.sh  checks a server already built
@@ -137,6 +138,50 @@ if [[ $stored != 3 ]]; then
 fi
 kill -TERM "$server"
 wait "$server" || true
+
+# Two servers sharing one Redis: a thumbnail asked of both at once is fetched from the origin once, and both
+# answer with the same bytes.
+command -v redis-server >/dev/null || { echo "smoke.sh: redis-server is missing: run Scripts/setup.sh" >&2; exit 1; }
+mkdir -p "$tmp/fleet-origin"
+cp "$fixtures/jpeg/photo.jpg" "$tmp/fleet-origin/photo.jpg"
+fleet_origin_port=$(free_port)
+python3 -m http.server --bind 127.0.0.1 "$fleet_origin_port" --directory "$tmp/fleet-origin" >"$tmp/fleet-origin.log" 2>&1 &
+pids+=($!)
+redis_port=$(free_port)
+mkdir -p "$tmp/redis"
+redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$tmp/redis" --save '' --appendonly no >"$tmp/redis.log" 2>&1 &
+pids+=($!)
+fleet=()
+for name in a b; do
+  port=$(free_port)
+  "$bin" --port "$port" --cache-dir "$tmp/cache-$name" --allow-host 127.0.0.1 --shared-cache "redis://127.0.0.1:$redis_port" \
+    >"$tmp/server-$name.log" 2>&1 &
+  pids+=($!)
+  fleet+=("$port")
+done
+for _ in $(seq 1 100); do
+  curl -sf -o /dev/null "http://127.0.0.1:${fleet[0]}/" && curl -sf -o /dev/null "http://127.0.0.1:${fleet[1]}/" && \
+    curl -sf -o /dev/null "http://127.0.0.1:$fleet_origin_port/" && break
+  sleep 0.2
+done
+shared="/thumb?url=http://127.0.0.1:$fleet_origin_port/photo.jpg&w=64&h=64&format=jpeg"
+curl -s -o "$tmp/fleet-a" -w '%{http_code}' "http://127.0.0.1:${fleet[0]}$shared" >"$tmp/status-a" &
+curl_a=$!
+curl -s -o "$tmp/fleet-b" -w '%{http_code}' "http://127.0.0.1:${fleet[1]}$shared" >"$tmp/status-b"
+wait "$curl_a" || true
+fetches=$(grep -c 'GET /photo.jpg' "$tmp/fleet-origin.log" || true)
+if [[ $(cat "$tmp/status-a") != 200 || $(cat "$tmp/status-b") != 200 ]] || ! cmp -s "$tmp/fleet-a" "$tmp/fleet-b"; then
+  echo "smoke.sh: --shared-cache: statuses $(cat "$tmp/status-a") and $(cat "$tmp/status-b"), or different bytes" >&2
+  failures=$((failures + 1))
+elif [[ $fetches != 1 ]]; then
+  echo "smoke.sh: --shared-cache: the origin was asked $fetches times for one thumbnail asked of two servers" >&2
+  failures=$((failures + 1))
+fi
+if grep -q warning "$tmp/server-a.log" "$tmp/server-b.log"; then
+  echo "smoke.sh: --shared-cache: warnings from the servers:" >&2
+  grep -h warning "$tmp/server-a.log" "$tmp/server-b.log" >&2
+  failures=$((failures + 1))
+fi
 
 if ((failures > 0)); then
   echo "smoke.sh: $failures checks failed; the server's log:" >&2
