@@ -12,7 +12,7 @@
 #   d. Redis killed (SIGKILL) when half of the requests of a fleet run over new URLs have been answered: failed
 #      requests (the target is 0) and origin requests per URL before and after.
 # Prints a Markdown table; with --write also writes it to Benchmarks/fleet/RESULTS.md with the date and the
-# machine (replacing the file).
+# machine, replacing the file (notes added by hand to the last run go with it).
 #
 #   Benchmarks/fleet/run.sh                1,000 URLs (4,000 requests a run), 5 rounds: about 3 minutes once built
 #   Benchmarks/fleet/run.sh --quick        200 URLs, 1 round: about 25 seconds once built
@@ -374,6 +374,28 @@ report=$tmp/RESULTS.md
   echo "| $(get redis-killed requests) | $(get redis-killed failed) (target 0) | $(get redis-killed killed_after) answers |" \
     "$(get redis-killed origin_per_url) | $(get redis-killed origin_first_half_per_url) |" \
     "$(get redis-killed origin_second_half_per_url) | $warnings |"
+  echo
+  echo "## Reading the figures"
+  echo
+  echo "- **Origin requests per URL** is what the shared tier is for. Four servers that miss a URL at once fetch it" \
+    "once between them: one claims it in Redis, fetches the source and makes the thumbnail, and the others poll" \
+    "Redis for its bytes; four servers apart fetch it four times."
+  echo "- **Time.** On one machine the fleet cannot be faster than one server: the same cores make the same" \
+    "thumbnails, and the fleet adds Redis work for the three other requests of each URL (a local miss, the" \
+    "look-up script, polls while the thumbnail is made, the bytes written to the local disk), where one server" \
+    "joins them to the load it already runs, in memory. The ratio over one server is the price of that" \
+    "coordination on shared cores; on machines of their own, the servers pay it side by side. The ratio over" \
+    "four servers apart, what a load balancer gives without the shared tier, is the work the fleet saves by" \
+    "making each thumbnail once instead of four times."
+  echo "- **Latency of a hit**, with about one request in flight per server, as the Python driver sees it: its own" \
+    "time is in every figure, the same for each tier. A Redis hit is a memory miss, a disk miss, one script on" \
+    "Redis, then the bytes kept in memory and written to the local disk."
+  echo "- **Redis killed.** The requests in flight finish and none should fail. The claims go with Redis, so each" \
+    "server then fetches every URL for itself (four per URL, as apart) until Redis is back; each logs a few" \
+    "warnings, then its circuit breaker stops asking Redis for a while."
+  echo "- **Noise.** During a fleet run the machine's $(nproc) cores serve the four servers, Redis, nginx and the" \
+    "driver; other work on the machine shows in the load average, and a burst of it slows every kind of run" \
+    "in its round. The order rotates from round to round; compare the kinds within a round."
   echo
   echo "Not done: the servers in network namespaces of their own (or on hosts of their own). Here every Redis" \
     "command is a loopback round trip; across a network each Redis hit, and each poll of a fleet wait, costs a" \
