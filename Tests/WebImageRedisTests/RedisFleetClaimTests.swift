@@ -15,11 +15,7 @@ import WebImageTestSupport
     }
 
     func makeProcess(_ configure: (inout RedisImageCacheConfig) -> Void = { _ in }) -> RedisImageCache {
-        var config = RedisImageCacheConfig(host: "127.0.0.1", port: server.port)
-        config.connectTimeout = .seconds(2)
-        config.commandTimeout = .seconds(2)
-        configure(&config)
-        return RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
+        server.makeCache(configure)
     }
 
     /// Starts a look-up of `key` by `cache`; the box holds its answer once it has come.

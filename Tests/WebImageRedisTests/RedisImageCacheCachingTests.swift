@@ -15,11 +15,7 @@ import WebImageTestSupport
     }
 
     func makeCache(_ configure: (inout RedisImageCacheConfig) -> Void = { _ in }) -> RedisImageCache {
-        var config = RedisImageCacheConfig(host: "127.0.0.1", port: server.port)
-        config.connectTimeout = .seconds(2)
-        config.commandTimeout = .seconds(2)
-        configure(&config)
-        return RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
+        server.makeCache(configure)
     }
 
     @Test func aStoredImageIsFoundAndDecodedAsTheDiskTier() async throws {

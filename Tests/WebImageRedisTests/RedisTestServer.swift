@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WebImage
 import WebImageTestSupport
 @testable import WebImageRedis
 
@@ -64,6 +65,17 @@ final class RedisTestServer {
     /// Options for a connection to this server.
     func connectionOptions(commandTimeout: Duration = .seconds(2)) -> RedisConnection.Options {
         RedisConnection.Options(host: "127.0.0.1", port: port, connectTimeout: .seconds(2), commandTimeout: commandTimeout, tls: tls)
+    }
+
+    /// A cache on this server (over TLS when it listens for TLS), with 2 s timeouts that hold on a loaded
+    /// machine, as `configure` changes it further.
+    func makeCache(_ configure: (inout RedisImageCacheConfig) -> Void = { _ in }) -> RedisImageCache {
+        var config = RedisImageCacheConfig(host: "127.0.0.1", port: port)
+        config.tls = tls
+        config.connectTimeout = .seconds(2)
+        config.commandTimeout = .seconds(2)
+        configure(&config)
+        return RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
     }
 
     /// Stops the server and waits for it to exit. With SIGKILL: the server holds nothing to save, and it starts

@@ -19,11 +19,7 @@ import WebImageTestSupport
     }
 
     func makeShared(_ configure: (inout RedisImageCacheConfig) -> Void = { _ in }) -> RedisImageCache {
-        var config = RedisImageCacheConfig(host: "127.0.0.1", port: redis.port)
-        config.connectTimeout = .seconds(2)
-        config.commandTimeout = .seconds(2)
-        configure(&config)
-        return RedisImageCache(config: config, coder: ImageCoderRegistry.shared)
+        redis.makeCache(configure)
     }
 
     /// A manager whose local cache lives in `folder` under the test's root, in front of `shared`.
