@@ -40,6 +40,12 @@ struct ManagerOptions: ParsableArguments {
     ))
     var sharedCacheCertificates: String?
 
+    @Option(name: .customLong("shared-cache-claim-ttl"), help: ArgumentHelp(
+        "With --shared-cache: seconds a claim on a URL lasts unless its holder stores it first (what a crashed holder costs the others); the fleet wait is twice as long.",
+        valueName: "seconds"
+    ))
+    var sharedCacheClaimTimeToLive: Double?
+
     func validate() throws {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be 1 or more") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0") }
@@ -60,8 +66,11 @@ struct ManagerOptions: ParsableArguments {
             guard sharedCacheCertificates == nil || config.tls != nil else {
                 throw ValidationError("--shared-cache-ca applies only to a rediss:// --shared-cache")
             }
-        } else if sharedCacheCertificates != nil {
-            throw ValidationError("--shared-cache-ca applies only with --shared-cache")
+            if let seconds = sharedCacheClaimTimeToLive, !(seconds > 0 && seconds <= 3600) {
+                throw ValidationError("--shared-cache-claim-ttl must be more than 0 and at most 3600")
+            }
+        } else if sharedCacheCertificates != nil || sharedCacheClaimTimeToLive != nil {
+            throw ValidationError("--shared-cache-ca and --shared-cache-claim-ttl apply only with --shared-cache")
         }
     }
 
@@ -75,6 +84,10 @@ struct ManagerOptions: ParsableArguments {
         }
         config.keyPrefix = "swift-web-image:\(namespace):"
         if let sharedCacheCertificates { config.tls?.trustedCertificatesFile = sharedCacheCertificates }
+        if let seconds = sharedCacheClaimTimeToLive {
+            config.claimTimeToLive = .milliseconds(Int64(seconds * 1000))
+            config.maxFleetWait = config.claimTimeToLive * 2
+        }
         var logger = Logger(label: "webimage.shared-cache") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .warning
         let shared = RedisImageCache(config: config, coder: coder, logger: logger)
