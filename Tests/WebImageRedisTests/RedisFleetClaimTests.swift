@@ -14,8 +14,14 @@ import WebImageTestSupport
         server = try RedisTestServer()
     }
 
+    /// A cache standing for a process. Its claims and waits last a minute unless a test says otherwise: a loaded
+    /// machine can stall a test for seconds, and a claim must not expire before the test stores.
     func makeProcess(_ configure: (inout RedisImageCacheConfig) -> Void = { _ in }) -> RedisImageCache {
-        server.makeCache(configure)
+        server.makeCache {
+            $0.claimTimeToLive = .seconds(60)
+            $0.maxFleetWait = .seconds(60)
+            configure(&$0)
+        }
     }
 
     /// Starts a look-up of `key` by `cache`; the box holds its answer once it has come.
@@ -52,7 +58,7 @@ import WebImageTestSupport
     }
 
     @Test func aProcessDoesNotWaitOnItsOwnClaim() async throws {
-        let holder = makeProcess { $0.maxFleetWait = .seconds(20) }
+        let holder = makeProcess()
         #expect(await holder.diskData(forKey: "k") == nil)
         let again = await lookUp(holder, "k").wait()
         #expect(again?.data == nil)
@@ -73,8 +79,8 @@ import WebImageTestSupport
     /// claim gone takes it over and loads; the others keep waiting, now on it.
     @Test func aVanishedHolderCostsAtMostTheClaimsLifetime() async throws {
         let crashed = makeProcess { $0.claimTimeToLive = .milliseconds(500) }
-        let first = makeProcess { $0.maxFleetWait = .seconds(20) }
-        let second = makeProcess { $0.maxFleetWait = .seconds(20) }
+        let first = makeProcess()
+        let second = makeProcess()
         let clock = ContinuousClock()
         let claimed = clock.now
         #expect(await crashed.diskData(forKey: "k") == nil)
