@@ -109,13 +109,4 @@ final class FleetClaims: Sendable {
             return token
         }
     }
-
-    /// Whether this process asks for or holds an unexpired claim on `key`.
-    func holds(_ key: String) -> Bool {
-        let now = ContinuousClock.now
-        return state.withLock { state in
-            guard let entry = state.entries[key] else { return false }
-            return entry.token == nil || entry.expires > now
-        }
-    }
 }

@@ -21,7 +21,7 @@ extension RedisConnection {
         var arguments = [Data("SET".utf8), Data(key.utf8), value]
         if let timeToLive {
             arguments.append(Data("PX".utf8))
-            arguments.append(Data(String(RedisConnection.wholeMilliseconds(timeToLive)).utf8))
+            arguments.append(RedisConnection.millisecondsArgument(timeToLive))
         }
         switch try command(arguments) {
         case .status("OK"): return
@@ -105,6 +105,11 @@ extension RedisConnection {
         case .status("PONG"): return
         case let other: throw RedisConnection.unexpected(other, for: "PING")
         }
+    }
+
+    /// `duration` in whole milliseconds (at least 1), as a command argument: what PX takes.
+    static func millisecondsArgument(_ duration: Duration) -> Data {
+        Data(String(wholeMilliseconds(duration)).utf8)
     }
 
     /// `duration` in whole milliseconds, at least 1.

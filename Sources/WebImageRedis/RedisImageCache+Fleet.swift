@@ -203,7 +203,7 @@ extension RedisImageCache {
     private func lookUpOrClaim(_ key: String, token: String, completion: @escaping @Sendable (Result<FleetAnswer, WebImageError>) -> Void) {
         let dataKey = redisKey(forKey: key)
         let claimKey = claimKey(forKey: key)
-        let milliseconds = Data(String(RedisConnection.wholeMilliseconds(config.claimTimeToLive)).utf8)
+        let milliseconds = RedisConnection.millisecondsArgument(config.claimTimeToLive)
         perform(redisKey: dataKey, callbackQueue: .inline, completion: completion) { connection throws(RedisError) in
             let reply = try connection.evaluate(
                 Self.lookupScript, keys: [dataKey, claimKey], arguments: [Data(token.utf8), milliseconds]
@@ -241,7 +241,7 @@ extension RedisImageCache {
         }
         let dataKey = redisKey(forKey: key)
         let claimKey = claimKey(forKey: key)
-        let timeToLive = Data(String(RedisConnection.wholeMilliseconds(config.timeToLive)).utf8)
+        let timeToLive = RedisConnection.millisecondsArgument(config.timeToLive)
         perform(redisKey: dataKey, callbackQueue: .inline, completion: { [self] (result: Result<StoreOutcome, WebImageError>) in
             if case .failure = result { release(key, token: token) }
             completion(result)
@@ -261,7 +261,7 @@ extension RedisImageCache {
     /// Replaces the claim `token` holds on `key` with `pass`, for ``passLifetime``.
     func pass(_ key: String, token: String) {
         let claimKey = claimKey(forKey: key)
-        let lifetime = Data(String(RedisConnection.wholeMilliseconds(passLifetime)).utf8)
+        let lifetime = RedisConnection.millisecondsArgument(passLifetime)
         debugLog?.debug("fleet claim passed: the load stores nothing here", metadata: ["key": LogMetadata.key(key)])
         perform(redisKey: claimKey, callbackQueue: .inline, completion: nil) { connection throws(RedisError) in
             _ = try connection.evaluate(Self.passScript, keys: [claimKey], arguments: [Data(token.utf8), lifetime])
